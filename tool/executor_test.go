@@ -1,0 +1,415 @@
+package tool_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hands-dev/hands/tool"
+)
+
+type echoIn struct {
+	Text  string `json:"text" jsonschema:"what to echo"`
+	Count int    `json:"count,omitzero" jsonschema:"how many times"`
+}
+
+type echoOut struct {
+	Echo string `json:"echo"`
+}
+
+func (o echoOut) Content() []tool.Content { return []tool.Content{tool.Text(o.Echo)} }
+
+func echoTool(name string, readOnly bool, run func(ctx context.Context, in echoIn) (echoOut, error)) tool.Tool {
+	if run == nil {
+		run = func(_ context.Context, in echoIn) (echoOut, error) { return echoOut{Echo: in.Text}, nil }
+	}
+	return tool.New(tool.Spec[echoIn]{
+		Name: name, Description: "echo", ReadOnly: readOnly,
+		Validate: func(_ context.Context, _ *tool.Env, in echoIn) error {
+			if in.Text == "invalid" {
+				return tool.Errorf("ECHO_INVALID", "text %q is not allowed", in.Text)
+			}
+			return nil
+		},
+	}, func(ctx context.Context, _ *tool.Env, in echoIn) (echoOut, error) { return run(ctx, in) })
+}
+
+func call(name, input string) tool.Call {
+	return tool.Call{ID: name + "-" + input, Name: name, Input: json.RawMessage(input)}
+}
+
+func TestPipelineStagesInOrder(t *testing.T) {
+	var stages []string
+	reg := tool.NewRegistry(echoTool("echo", true, func(_ context.Context, in echoIn) (echoOut, error) {
+		stages = append(stages, "execute")
+		return echoOut{Echo: in.Text}, nil
+	}))
+	e := &tool.Executor{
+		Registry: reg,
+		Policy: tool.PolicyFunc(func(_ context.Context, _ tool.Info, _ tool.Call, in any) (tool.Decision, string) {
+			stages = append(stages, fmt.Sprintf("permissions(%s)", in.(echoIn).Text))
+			if in.(echoIn).Text == "secret" {
+				return tool.Deny, "secrets are off limits"
+			}
+			return tool.Allow, ""
+		}),
+	}
+	ctx := context.Background()
+
+	res := e.Execute(ctx, nil, call("echo", `{"text":"hi"}`))
+	if res.IsError || res.TextOf() != "hi" {
+		t.Fatalf("got %+v", res)
+	}
+	if got := strings.Join(stages, ","); got != "permissions(hi),execute" {
+		t.Errorf("stages = %s", got)
+	}
+
+	stages = nil
+	res = e.Execute(ctx, nil, call("echo", `{"text":5}`))
+	if res.Code != tool.InvalidInput || len(stages) != 0 {
+		t.Errorf("a malformed call must fail at decode before permissions: %+v, stages %v", res, stages)
+	}
+	if !strings.HasPrefix(res.TextOf(), "[INVALID_INPUT] ") {
+		t.Errorf("error text %q must start with the code", res.TextOf())
+	}
+
+	res = e.Execute(ctx, nil, call("echo", `{}`))
+	if res.Code != tool.InvalidInput || !strings.Contains(res.TextOf(), "text") {
+		t.Errorf("missing required property: %+v", res)
+	}
+
+	res = e.Execute(ctx, nil, call("echo", `{"text":"secret"}`))
+	if res.Code != tool.PermissionDenied || !strings.Contains(res.TextOf(), "secrets are off limits") {
+		t.Errorf("denied: %+v", res)
+	}
+
+	stages = nil
+	res = e.Execute(ctx, nil, call("echo", `{"text":"invalid"}`))
+	if res.Code != "ECHO_INVALID" || strings.Join(stages, ",") != "permissions(invalid)" {
+		t.Errorf("validation after permissions, before execution: %+v %v", res, stages)
+	}
+
+	res = e.Execute(ctx, nil, call("nope", `{}`))
+	if res.Code != tool.UnknownTool || !strings.Contains(res.TextOf(), "echo") {
+		t.Errorf("unknown tool must name the available ones: %+v", res)
+	}
+	e.Disabled = map[string]bool{"echo": true}
+	if res := e.Execute(ctx, nil, call("echo", `{"text":"x"}`)); res.Code != tool.UnknownTool {
+		t.Errorf("disabled tool: %+v", res)
+	}
+}
+
+func TestAskGoesToTheHost(t *testing.T) {
+	e := &tool.Executor{
+		Registry: tool.NewRegistry(echoTool("echo", true, nil)),
+		Policy: tool.PolicyFunc(func(context.Context, tool.Info, tool.Call, any) (tool.Decision, string) {
+			return tool.Ask, "echo needs approval"
+		}),
+	}
+	if res := e.Execute(context.Background(), nil, call("echo", `{"text":"a"}`)); res.Code != tool.PermissionDenied {
+		t.Errorf("ask without a host must deny: %+v", res)
+	}
+	var asked string
+	e.Ask = func(_ context.Context, _ tool.Info, _ tool.Call, reason string) (bool, error) {
+		asked = reason
+		return true, nil
+	}
+	if res := e.Execute(context.Background(), nil, call("echo", `{"text":"a"}`)); res.IsError || asked != "echo needs approval" {
+		t.Errorf("approved call: %+v asked %q", res, asked)
+	}
+}
+
+func TestPanicBecomesInternalError(t *testing.T) {
+	e := &tool.Executor{Registry: tool.NewRegistry(echoTool("boom", false, func(context.Context, echoIn) (echoOut, error) {
+		panic("kaboom")
+	}))}
+	var failures int
+	e.Hooks.PostToolUseFailure = []tool.PostToolUseFailure{func(context.Context, tool.Info, tool.Call, *tool.Result) { failures++ }}
+	res := e.Execute(context.Background(), nil, call("boom", `{"text":"x"}`))
+	if res.Code != tool.InternalError || !strings.HasPrefix(res.TextOf(), "[INTERNAL_ERROR] ") || !strings.Contains(res.TextOf(), "kaboom") {
+		t.Errorf("got %+v", res)
+	}
+	if failures != 1 {
+		t.Errorf("PostToolUseFailure ran %d times", failures)
+	}
+	// The executor is still usable.
+	if res := e.Execute(context.Background(), nil, call("boom", `{"text":5}`)); res.Code != tool.InvalidInput {
+		t.Errorf("after a panic: %+v", res)
+	}
+}
+
+func TestCancellationReachesTheTool(t *testing.T) {
+	started := make(chan struct{})
+	e := &tool.Executor{Registry: tool.NewRegistry(echoTool("wait", true, func(ctx context.Context, _ echoIn) (echoOut, error) {
+		close(started)
+		<-ctx.Done()
+		return echoOut{}, ctx.Err()
+	}))}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan tool.Result)
+	go func() { done <- e.Execute(ctx, nil, call("wait", `{"text":"x"}`)) }()
+	<-started
+	cancel()
+	res := <-done
+	if res.Code != tool.Canceled || !errors.Is(res.Err, context.Canceled) {
+		t.Errorf("got %+v", res)
+	}
+}
+
+func TestHooks(t *testing.T) {
+	e := &tool.Executor{Registry: tool.NewRegistry(echoTool("echo", true, nil))}
+	e.Hooks.PreToolUse = []tool.PreToolUse{func(_ context.Context, _ tool.Info, c tool.Call) tool.HookDecision {
+		switch string(c.Input) {
+		case `{"text":"block"}`:
+			return tool.HookDecision{Block: true, Reason: "not today"}
+		case `{"text":"rewrite"}`:
+			return tool.HookDecision{Input: json.RawMessage(`{"text":"rewritten"}`)}
+		case `{"text":"bad-rewrite"}`:
+			return tool.HookDecision{Input: json.RawMessage(`{"text":1}`)}
+		}
+		return tool.HookDecision{}
+	}}
+	var post []string
+	e.Hooks.PostToolUse = []tool.PostToolUse{func(_ context.Context, _ tool.Info, _ tool.Call, r *tool.Result) {
+		post = append(post, r.TextOf())
+		r.Content = append(r.Content, tool.Text("(seen by hook)"))
+	}}
+	ctx := context.Background()
+	if res := e.Execute(ctx, nil, call("echo", `{"text":"block"}`)); res.Code != tool.PermissionDenied || !strings.Contains(res.TextOf(), "not today") {
+		t.Errorf("block: %+v", res)
+	}
+	if res := e.Execute(ctx, nil, call("echo", `{"text":"rewrite"}`)); res.TextOf() != "rewritten\n(seen by hook)" {
+		t.Errorf("rewrite: %q", res.TextOf())
+	}
+	if res := e.Execute(ctx, nil, call("echo", `{"text":"bad-rewrite"}`)); res.Code != tool.InvalidInput {
+		t.Errorf("a rewritten input is decoded again: %+v", res)
+	}
+	if len(post) != 1 || post[0] != "rewritten" {
+		t.Errorf("PostToolUse saw %q", post)
+	}
+}
+
+func TestOversizedResultIsCutAndSaved(t *testing.T) {
+	big := strings.Repeat("x", 50)
+	var saved string
+	e := &tool.Executor{
+		Registry: tool.NewRegistry(tool.New(tool.Spec[echoIn]{Name: "big", MaxResultChars: 10, ReadOnly: true},
+			func(context.Context, *tool.Env, echoIn) (echoOut, error) { return echoOut{Echo: big}, nil })),
+		Save: func(id, text string) (string, error) { saved = text; return "/tmp/saved.txt", nil },
+	}
+	res := e.Execute(context.Background(), nil, call("big", `{"text":"x"}`))
+	if !strings.HasPrefix(res.TextOf(), "xxxxxxxxxx\n\n[result cut: showing 10 of 50 characters") || !strings.Contains(res.TextOf(), "/tmp/saved.txt") {
+		t.Errorf("got %q", res.TextOf())
+	}
+	if saved != big {
+		t.Errorf("saved %q", saved)
+	}
+}
+
+func TestMiddlewareWrapsThePipeline(t *testing.T) {
+	var order []string
+	mw := func(name string) tool.Middleware {
+		return func(next tool.Handler) tool.Handler {
+			return func(ctx context.Context, env *tool.Env, c tool.Call) tool.Result {
+				order = append(order, name+">")
+				r := next(ctx, env, c)
+				order = append(order, "<"+name)
+				return r
+			}
+		}
+	}
+	e := &tool.Executor{Registry: tool.NewRegistry(echoTool("echo", true, nil)), Middleware: []tool.Middleware{mw("a"), mw("b")}}
+	e.Execute(context.Background(), nil, call("echo", `{"text":"x"}`))
+	if got := strings.Join(order, " "); got != "a> b> <b <a" {
+		t.Errorf("order %s", got)
+	}
+}
+
+func TestRegistryPanics(t *testing.T) {
+	for name, f := range map[string]func(){
+		"invalid name": func() { echoTool("bad name!", true, nil) },
+		"duplicate":    func() { tool.NewRegistry(echoTool("a", true, nil), echoTool("a", true, nil)) },
+		"non-struct input": func() {
+			tool.New(tool.Spec[string]{Name: "s"}, func(context.Context, *tool.Env, string) (echoOut, error) { return echoOut{}, nil })
+		},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			f()
+		}()
+	}
+}
+
+// recorder collects executor events.
+type recorder struct {
+	mu     sync.Mutex
+	events []string
+}
+
+func (r *recorder) observe(e tool.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	kind := "start"
+	if e.Kind == tool.EventEnd {
+		kind = "end"
+	}
+	r.events = append(r.events, kind+":"+e.CallID)
+}
+
+func (r *recorder) list() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.events...)
+}
+
+func index(events []string, e string) int {
+	for i, x := range events {
+		if x == e {
+			return i
+		}
+	}
+	return -1
+}
+
+// barrierTools returns a safe tool that waits until n calls are inside it
+// (proving they overlap) and an unsafe one that records whether any other
+// call is running beside it.
+func barrierTools(n int) (tool.Tool, tool.Tool, *int32) {
+	var mu sync.Mutex
+	inside := 0
+	all := make(chan struct{})
+	var overlapped int32
+	safe := echoTool("safe", true, func(ctx context.Context, in echoIn) (echoOut, error) {
+		mu.Lock()
+		inside++
+		if inside == n {
+			close(all)
+		}
+		mu.Unlock()
+		select {
+		case <-all:
+		case <-time.After(10 * time.Second):
+			return echoOut{}, errors.New("safe calls did not overlap")
+		}
+		mu.Lock()
+		inside--
+		mu.Unlock()
+		return echoOut{Echo: in.Text}, nil
+	})
+	unsafe := echoTool("unsafe", false, func(ctx context.Context, in echoIn) (echoOut, error) {
+		mu.Lock()
+		if inside != 0 {
+			overlapped++
+		}
+		mu.Unlock()
+		return echoOut{Echo: in.Text}, nil
+	})
+	return safe, unsafe, &overlapped
+}
+
+func TestBatchRunsSafeRunsInParallelAndUnsafeAlone(t *testing.T) {
+	safe, unsafe, overlapped := barrierTools(3)
+	rec := &recorder{}
+	e := &tool.Executor{Registry: tool.NewRegistry(safe, unsafe), Observe: rec.observe}
+	calls := []tool.Call{
+		call("safe", `{"text":"1"}`), call("safe", `{"text":"2"}`), call("safe", `{"text":"3"}`),
+		call("unsafe", `{"text":"4"}`),
+		call("unsafe", `{"text":"5"}`),
+	}
+	res := e.Batch(context.Background(), nil, calls)
+	for i, r := range res {
+		if r.IsError || r.TextOf() != fmt.Sprint(i+1) || r.CallID != calls[i].ID {
+			t.Errorf("result %d: %+v", i, r)
+		}
+	}
+	if *overlapped != 0 {
+		t.Errorf("an unsafe call overlapped a safe one")
+	}
+	ev := rec.list()
+	// The three safe calls all started before any ended (the barrier
+	// proves it; the events confirm it).
+	firstEnd := len(ev)
+	for _, c := range calls[:3] {
+		firstEnd = min(firstEnd, index(ev, "end:"+c.ID))
+	}
+	for _, c := range calls[:3] {
+		if index(ev, "start:"+c.ID) > firstEnd {
+			t.Errorf("safe call %s started after another ended: %v", c.ID, ev)
+		}
+	}
+	// Each unsafe call starts after everything before it ended and ends
+	// before anything after it starts.
+	for _, u := range calls[3:] {
+		s, en := index(ev, "start:"+u.ID), index(ev, "end:"+u.ID)
+		if en != s+1 {
+			t.Errorf("unsafe call %s did not run alone: %v", u.ID, ev)
+		}
+	}
+	if index(ev, "start:"+calls[3].ID) < index(ev, "end:"+calls[2].ID) {
+		t.Errorf("unsafe call overtook a safe one: %v", ev)
+	}
+}
+
+func TestStreamStartsSafeCallsAtOnce(t *testing.T) {
+	release := make(chan struct{})
+	started := make(chan string, 10)
+	slow := echoTool("slow", true, func(ctx context.Context, in echoIn) (echoOut, error) {
+		started <- in.Text
+		<-release
+		return echoOut{Echo: in.Text}, nil
+	})
+	fast := echoTool("fast", true, func(ctx context.Context, in echoIn) (echoOut, error) {
+		started <- in.Text
+		return echoOut{Echo: in.Text}, nil
+	})
+	write := echoTool("write", false, func(ctx context.Context, in echoIn) (echoOut, error) {
+		started <- in.Text
+		return echoOut{Echo: in.Text}, nil
+	})
+	e := &tool.Executor{Registry: tool.NewRegistry(slow, fast, write)}
+	s := e.Stream(context.Background(), nil)
+	s.Submit(call("slow", `{"text":"a"}`))
+	if got := <-started; got != "a" {
+		t.Fatalf("first started %s", got)
+	}
+	// A safe call submitted while a safe call runs starts at once.
+	waitB := s.Submit(call("fast", `{"text":"b"}`))
+	if got := <-started; got != "b" {
+		t.Fatalf("second started %s", got)
+	}
+	if r := waitB(); r.TextOf() != "b" {
+		t.Fatalf("b: %+v", r)
+	}
+	// An unsafe call waits for the running safe call; a safe call after it
+	// waits for the unsafe one.
+	s.Submit(call("write", `{"text":"c"}`))
+	s.Submit(call("fast", `{"text":"d"}`))
+	select {
+	case got := <-started:
+		t.Fatalf("%s started while an earlier call was pending", got)
+	default:
+	}
+	close(release)
+	if got := <-started; got != "c" {
+		t.Fatalf("after release started %s, want c", got)
+	}
+	if got := <-started; got != "d" {
+		t.Fatalf("then started %s, want d", got)
+	}
+	var texts []string
+	for _, r := range s.Wait() {
+		texts = append(texts, r.TextOf())
+	}
+	if strings.Join(texts, "") != "abcd" {
+		t.Errorf("results in order: %v", texts)
+	}
+}

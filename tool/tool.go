@@ -1,0 +1,221 @@
+package tool
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"regexp"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// Tool is a callable tool as the executor sees it. Build one with [New];
+// profiles wrap one to rename it and its parameters.
+type Tool interface {
+	// Info returns the tool's name, description, schemas and metadata.
+	Info() Info
+	// Decode checks raw arguments against the input schema and decodes them
+	// into the tool's input value. A failure is an INVALID_INPUT *Error.
+	Decode(raw json.RawMessage) (any, error)
+	// ConcurrencySafe reports whether this input may run beside other safe
+	// calls.
+	ConcurrencySafe(in any) bool
+	// Validate runs the tool's own checks (path inside a root, read before
+	// edit, sane line range) before anything is changed.
+	Validate(ctx context.Context, env *Env, in any) error
+	// Run executes the call and returns the tool's output value.
+	Run(ctx context.Context, env *Env, in any) (any, error)
+}
+
+// Info describes a tool to hosts and models.
+type Info struct {
+	Name        string
+	Title       string
+	Description string
+	// InputSchema and OutputSchema are JSON Schema documents.
+	InputSchema  json.RawMessage
+	OutputSchema json.RawMessage
+	// ReadOnly reports that the tool changes nothing.
+	ReadOnly bool
+	// Destructive reports that the tool may overwrite or delete data.
+	Destructive bool
+	// Idempotent reports that repeating a call has no further effect.
+	Idempotent bool
+	// OpenWorld reports that the tool reaches beyond the roots (network,
+	// arbitrary processes).
+	OpenWorld bool
+	// MaxResultChars is the largest text result shown to the model before it
+	// is cut and saved to a file; 0 means the executor's default.
+	MaxResultChars int
+}
+
+// Spec declares a tool with input type In.
+type Spec[In any] struct {
+	Name        string
+	Title       string
+	Description string
+	ReadOnly    bool
+	Destructive bool
+	Idempotent  bool
+	OpenWorld   bool
+	// ConcurrencySafe decides per input whether the call may run in parallel
+	// with other safe calls; nil means ReadOnly decides.
+	ConcurrencySafe func(In) bool
+	// Validate is the tool's own validation stage; nil accepts everything.
+	Validate func(ctx context.Context, env *Env, in In) error
+	// MaxResultChars bounds the text shown to the model; 0 is the default.
+	MaxResultChars int
+}
+
+var validName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
+
+// ValidName reports whether name is acceptable as a tool name: a letter, then
+// up to 63 letters, digits, '_' or '-' (the rule of every major model API).
+func ValidName(name string) bool { return validName.MatchString(name) }
+
+type typed[In, Out any] struct {
+	spec     Spec[In]
+	info     Info
+	resolved *jsonschema.Resolved
+	run      func(context.Context, *Env, In) (Out, error)
+}
+
+// New declares a tool whose input and output JSON schemas are inferred once,
+// here, from In and Out (struct fields with `json` and `jsonschema` tags). It
+// panics on an invalid name or a type that has no schema: both are
+// programming mistakes found at start-up.
+func New[In, Out any](spec Spec[In], run func(ctx context.Context, env *Env, in In) (Out, error)) Tool {
+	if !ValidName(spec.Name) {
+		panic(fmt.Sprintf("tool: invalid tool name %q", spec.Name))
+	}
+	if run == nil {
+		panic(fmt.Sprintf("tool %s: nil run function", spec.Name))
+	}
+	in, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: input schema: %v", spec.Name, err))
+	}
+	if in.Type != "object" {
+		panic(fmt.Sprintf("tool %s: input must be a struct, not %s", spec.Name, reflect.TypeFor[In]()))
+	}
+	resolved, err := in.Resolve(nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: input schema: %v", spec.Name, err))
+	}
+	out, err := jsonschema.For[Out](nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: output schema: %v", spec.Name, err))
+	}
+	t := &typed[In, Out]{spec: spec, resolved: resolved, run: run}
+	t.info = Info{
+		Name: spec.Name, Title: spec.Title, Description: spec.Description,
+		InputSchema: mustJSON(in), OutputSchema: mustJSON(out),
+		ReadOnly: spec.ReadOnly, Destructive: spec.Destructive,
+		Idempotent: spec.Idempotent, OpenWorld: spec.OpenWorld,
+		MaxResultChars: spec.MaxResultChars,
+	}
+	return t
+}
+
+func mustJSON(s *jsonschema.Schema) json.RawMessage {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+func (t *typed[In, Out]) Info() Info { return t.info }
+
+func (t *typed[In, Out]) Decode(raw json.RawMessage) (any, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		raw = []byte("{}")
+	}
+	var generic any
+	if err := json.Unmarshal(raw, &generic); err != nil {
+		return nil, Errorf(InvalidInput, "arguments of %s are not valid JSON: %v; send a JSON object", t.info.Name, err)
+	}
+	if _, ok := generic.(map[string]any); !ok {
+		return nil, Errorf(InvalidInput, "arguments of %s must be a JSON object, got %s", t.info.Name, jsonKind(generic))
+	}
+	if err := t.resolved.ApplyDefaults(&generic); err != nil {
+		return nil, Errorf(InvalidInput, "arguments of %s: %v", t.info.Name, err)
+	}
+	if err := t.resolved.Validate(generic); err != nil {
+		return nil, Errorf(InvalidInput, "arguments of %s do not match its schema: %s", t.info.Name, schemaMessage(err))
+	}
+	withDefaults, err := json.Marshal(generic)
+	if err != nil {
+		return nil, Errorf(InvalidInput, "arguments of %s: %v", t.info.Name, err)
+	}
+	var in In
+	if err := json.Unmarshal(withDefaults, &in); err != nil {
+		return nil, Errorf(InvalidInput, "arguments of %s: %v", t.info.Name, err)
+	}
+	return in, nil
+}
+
+// schemaMessage shortens the validator's message to what a model can act on.
+func schemaMessage(err error) string {
+	msg := err.Error()
+	if i := strings.LastIndex(msg, ": "); i >= 0 && strings.HasPrefix(msg, "validating") {
+		// The validator prefixes the schema location; keep the last reason
+		// but also the property path when present.
+		return msg[strings.Index(msg, ": ")+2:]
+	}
+	return msg
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func (t *typed[In, Out]) ConcurrencySafe(in any) bool {
+	v, ok := in.(In)
+	if !ok {
+		return false
+	}
+	if t.spec.ConcurrencySafe != nil {
+		return t.spec.ConcurrencySafe(v)
+	}
+	return t.spec.ReadOnly
+}
+
+func (t *typed[In, Out]) Validate(ctx context.Context, env *Env, in any) error {
+	if t.spec.Validate == nil {
+		return nil
+	}
+	v, ok := in.(In)
+	if !ok {
+		return Errorf(InternalError, "%s: input of type %T, want %s", t.info.Name, in, reflect.TypeFor[In]())
+	}
+	return t.spec.Validate(ctx, env, v)
+}
+
+func (t *typed[In, Out]) Run(ctx context.Context, env *Env, in any) (any, error) {
+	v, ok := in.(In)
+	if !ok {
+		return nil, Errorf(InternalError, "%s: input of type %T, want %s", t.info.Name, in, reflect.TypeFor[In]())
+	}
+	out, err := t.run(ctx, env, v)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
