@@ -105,9 +105,18 @@ func New[In, Out any](spec Spec[In], run func(ctx context.Context, env *Env, in 
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: input schema: %v", spec.Name, err))
 	}
-	out, err := jsonschema.For[Out](nil)
+	// A pointer output is never nil on success: its schema is its element's,
+	// and MCP requires an object.
+	ot := reflect.TypeFor[Out]()
+	for ot.Kind() == reflect.Pointer {
+		ot = ot.Elem()
+	}
+	out, err := jsonschema.ForType(ot, nil)
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: output schema: %v", spec.Name, err))
+	}
+	if out.Type != "object" {
+		panic(fmt.Sprintf("tool %s: output must be a struct, not %s", spec.Name, ot))
 	}
 	t := &typed[In, Out]{spec: spec, resolved: resolved, run: run}
 	t.info = Info{

@@ -1,0 +1,283 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/hands-dev/hands"
+	"github.com/hands-dev/hands/mcpserver"
+	"github.com/hands-dev/hands/tool"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func newFlags(name, synopsis string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: hands %s\n\nFlags:\n", synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+func runtimeFrom(c *common, stderr io.Writer) (*hands.Runtime, hands.Options, int) {
+	opts, err := c.options(stderr)
+	if err != nil {
+		return nil, opts, usageErr(stderr, "%v", err)
+	}
+	rt, err := hands.New(opts)
+	if err != nil {
+		return nil, opts, usageErr(stderr, "%v", err)
+	}
+	return rt, opts, exitOK
+}
+
+func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var c common
+	var addr string
+	fs := newFlags("serve", "serve [flags]", stderr)
+	c.register(fs)
+	fs.StringVar(&addr, "http", "", "serve Streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio")
+	if ok, code := parse(fs, args, stderr); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return usageErr(stderr, "serve takes no arguments, got %q", fs.Args())
+	}
+	rt, opts, code := runtimeFrom(&c, stderr)
+	if rt == nil {
+		return code
+	}
+	defer rt.Close()
+	srv := mcpserver.New(rt, mcpserver.Options{Logger: opts.Logger})
+	defer srv.Close()
+	if addr != "" {
+		return serveHTTP(ctx, srv, addr, stderr)
+	}
+	err := srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}})
+	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+		fmt.Fprintf(stderr, "hands: serve: %v\n", err)
+		return exitTool
+	}
+	return exitOK
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+func serveHTTP(ctx context.Context, srv *mcpserver.Server, addr string, stderr io.Writer) int {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return usageErr(stderr, "--http %s: %v", addr, err)
+	}
+	hs := &http.Server{Handler: srv.HTTPHandler(), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(stderr, "hands: serving MCP over Streamable HTTP at http://%s/\n", ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case <-ctx.Done():
+		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = hs.Shutdown(shut)
+		return exitOK
+	case err := <-errc:
+		fmt.Fprintf(stderr, "hands: serve: %v\n", err)
+		return exitTool
+	}
+}
+
+func cmdCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var c common
+	var asJSON bool
+	fs := newFlags("call", "call [flags] TOOL [JSON|-]", stderr)
+	c.register(fs)
+	fs.BoolVar(&asJSON, "json", false, "print the whole result as JSON instead of its text")
+	if ok, code := parse(fs, args, stderr); !ok {
+		return code
+	}
+	if fs.NArg() < 1 || fs.NArg() > 2 {
+		return usageErr(stderr, "call needs a tool name and optional JSON arguments, e.g. hands call view '{\"path\":\"README.md\"}'")
+	}
+	input := "{}"
+	if fs.NArg() == 2 {
+		input = fs.Arg(1)
+	}
+	if input == "-" {
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			return usageErr(stderr, "reading arguments from stdin: %v", err)
+		}
+		input = string(b)
+	}
+	if !json.Valid([]byte(input)) {
+		return usageErr(stderr, "arguments %q are not valid JSON; give a JSON object such as '{\"path\":\"x\"}'", input)
+	}
+	rt, _, code := runtimeFrom(&c, stderr)
+	if rt == nil {
+		return code
+	}
+	defer rt.Close()
+	sess, err := rt.NewSession()
+	if err != nil {
+		return usageErr(stderr, "%v", err)
+	}
+	defer sess.Close()
+	res := sess.Call(ctx, tool.Call{ID: "call-1", Name: fs.Arg(0), Input: json.RawMessage(input)})
+	if asJSON {
+		writeJSONLine(stdout, lineOf(res))
+	} else {
+		fmt.Fprintln(stdout, res.TextOf())
+	}
+	if res.IsError {
+		return exitTool
+	}
+	return exitOK
+}
+
+// resultLine is one result of hands run (and call --json).
+type resultLine struct {
+	ID         string        `json:"id,omitempty"`
+	Name       string        `json:"name"`
+	IsError    bool          `json:"is_error,omitempty"`
+	Code       string        `json:"code,omitempty"`
+	Content    []contentLine `json:"content"`
+	Structured any           `json:"structured,omitempty"`
+	DurationMS float64       `json:"duration_ms"`
+}
+
+type contentLine struct {
+	Type     string `json:"type"`
+	Text     string `json:"text,omitempty"`
+	Data     []byte `json:"data,omitempty"`
+	MIMEType string `json:"mime_type,omitempty"`
+}
+
+func lineOf(r tool.Result) resultLine {
+	l := resultLine{ID: r.CallID, Name: r.Tool, IsError: r.IsError, Code: string(r.Code), Structured: r.Structured,
+		DurationMS: float64(r.Duration.Microseconds()) / 1000, Content: []contentLine{}}
+	for _, c := range r.Content {
+		l.Content = append(l.Content, contentLine{Type: c.Type, Text: c.Text, Data: c.Data, MIMEType: c.MIMEType})
+	}
+	return l
+}
+
+func writeJSONLine(w io.Writer, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		b, _ = json.Marshal(map[string]string{"error": err.Error()})
+	}
+	fmt.Fprintf(w, "%s\n", b)
+}
+
+func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var c common
+	fs := newFlags("run", "run [flags] < calls.jsonl", stderr)
+	c.register(fs)
+	if ok, code := parse(fs, args, stderr); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return usageErr(stderr, "run takes no arguments; it reads calls from stdin")
+	}
+	rt, _, code := runtimeFrom(&c, stderr)
+	if rt == nil {
+		return code
+	}
+	defer rt.Close()
+	sess, err := rt.NewSession()
+	if err != nil {
+		return usageErr(stderr, "%v", err)
+	}
+	defer sess.Close()
+	sc := bufio.NewScanner(stdin)
+	sc.Buffer(make([]byte, 1<<20), 256<<20)
+	n := 0
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		var calls []tool.Call
+		if strings.HasPrefix(line, "[") {
+			if err := json.Unmarshal([]byte(line), &calls); err != nil {
+				writeJSONLine(stdout, map[string]string{"error": fmt.Sprintf("line is not a JSON array of calls {\"id\",\"name\",\"input\"}: %v", err)})
+				continue
+			}
+		} else {
+			var call tool.Call
+			if err := json.Unmarshal([]byte(line), &call); err != nil {
+				writeJSONLine(stdout, map[string]string{"error": fmt.Sprintf("line is not a JSON call {\"id\",\"name\",\"input\"}: %v", err)})
+				continue
+			}
+			calls = []tool.Call{call}
+		}
+		for i := range calls {
+			n++
+			if calls[i].ID == "" {
+				calls[i].ID = fmt.Sprintf("call-%d", n)
+			}
+		}
+		for _, r := range sess.Batch(ctx, calls) {
+			writeJSONLine(stdout, lineOf(r))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		fmt.Fprintf(stderr, "hands: run: reading stdin: %v\n", err)
+		return exitTool
+	}
+	return exitOK
+}
+
+func cmdTools(args []string, stdout, stderr io.Writer) int {
+	var c common
+	var asJSON bool
+	fs := newFlags("tools", "tools [flags] [--json]", stderr)
+	c.register(fs)
+	fs.BoolVar(&asJSON, "json", false, "print the full definitions (names, descriptions, schemas, metadata) as JSON")
+	if ok, code := parse(fs, args, stderr); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return usageErr(stderr, "tools takes no arguments, got %q", fs.Args())
+	}
+	rt, _, code := runtimeFrom(&c, stderr)
+	if rt == nil {
+		return code
+	}
+	defer rt.Close()
+	if asJSON {
+		b, err := hands.Catalogue(rt.Tools())
+		if err != nil {
+			fmt.Fprintf(stderr, "hands: %v\n", err)
+			return exitTool
+		}
+		fmt.Fprintf(stdout, "%s\n", b)
+		return exitOK
+	}
+	for _, t := range rt.Tools() {
+		first, _, _ := strings.Cut(t.Description, "\n")
+		fmt.Fprintf(stdout, "%-16s %s\n", t.Name, first)
+	}
+	return exitOK
+}
+
+func cmdVersion(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("version", "version", stderr)
+	if ok, code := parse(fs, args, stderr); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return usageErr(stderr, "version takes no arguments")
+	}
+	fmt.Fprintf(stdout, "hands %s\n", hands.Version)
+	return exitOK
+}

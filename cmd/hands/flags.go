@@ -1,0 +1,170 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hands-dev/hands"
+)
+
+// list is a repeatable string flag.
+type list []string
+
+func (l *list) String() string     { return strings.Join(*l, ",") }
+func (l *list) Set(v string) error { *l = append(*l, v); return nil }
+
+// common holds the flags every command that builds a runtime shares.
+type common struct {
+	roots       list
+	deny        list
+	profile     string
+	maxFileSize string
+	bashTimeout string
+	shell       string
+	disable     string
+	config      string
+	noSandbox   bool
+	logLevel    string
+}
+
+func (c *common) register(fs *flag.FlagSet) {
+	fs.Var(&c.roots, "root", "a directory the tools may use (repeatable; default the current directory; the first is the working directory)")
+	fs.Var(&c.deny, "deny", "a gitignore-style pattern of paths no tool may touch, e.g. .env or '**/*.pem' (repeatable)")
+	fs.StringVar(&c.profile, "profile", "", "tool surface: native (default), claude, gemini, envelope, taskdaemon")
+	fs.StringVar(&c.maxFileSize, "max-file-size", "", "largest file read whole or written, in bytes (suffixes K, M, G); default 10M")
+	fs.StringVar(&c.bashTimeout, "bash-timeout", "", "default shell command timeout in milliseconds; default 120000")
+	fs.StringVar(&c.shell, "shell", "", "shell that runs commands; default bash on PATH")
+	fs.StringVar(&c.disable, "disable-tools", "", "comma-separated tool names to switch off")
+	fs.StringVar(&c.config, "config", "", "JSON config file (see README: Configuration); flags override it")
+	fs.BoolVar(&c.noSandbox, "no-sandbox", false, "do not confine shell commands with Landlock")
+	fs.StringVar(&c.logLevel, "log-level", "warn", "stderr log level: debug, info, warn, error")
+}
+
+// config is the file format of --config.
+type config struct {
+	Roots         []string          `json:"roots"`
+	Deny          []string          `json:"deny"`
+	Profile       string            `json:"profile"`
+	MaxFileSize   int64             `json:"max_file_size"`
+	BashTimeoutMS int64             `json:"bash_timeout_ms"`
+	Shell         string            `json:"shell"`
+	DisabledTools []string          `json:"disabled_tools"`
+	NoSandbox     bool              `json:"no_sandbox"`
+	Env           map[string]string `json:"env"`
+}
+
+func loadConfig(path string) (config, error) {
+	var c config
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return c, fmt.Errorf("--config: %w", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return c, fmt.Errorf("--config %s: %w (the file is a JSON object with keys roots, deny, profile, max_file_size, bash_timeout_ms, shell, disabled_tools, no_sandbox, env)", path, err)
+	}
+	return c, nil
+}
+
+// options turns config file and flags into runtime options; flags win.
+func (c *common) options(stderr io.Writer) (hands.Options, error) {
+	var cfg config
+	if c.config != "" {
+		var err error
+		if cfg, err = loadConfig(c.config); err != nil {
+			return hands.Options{}, err
+		}
+	}
+	o := hands.Options{
+		Roots: cfg.Roots, Deny: cfg.Deny, Profile: cfg.Profile,
+		MaxFileSize: cfg.MaxFileSize, BashTimeout: time.Duration(cfg.BashTimeoutMS) * time.Millisecond,
+		Shell: cfg.Shell, DisabledTools: cfg.DisabledTools, NoSandbox: cfg.NoSandbox, Env: cfg.Env,
+	}
+	if len(c.roots) > 0 {
+		o.Roots = c.roots
+	}
+	o.Deny = append(o.Deny, c.deny...)
+	if c.profile != "" {
+		o.Profile = c.profile
+	}
+	if c.maxFileSize != "" {
+		n, err := parseSize(c.maxFileSize)
+		if err != nil {
+			return o, fmt.Errorf("--max-file-size %q: %w", c.maxFileSize, err)
+		}
+		o.MaxFileSize = n
+	}
+	if c.bashTimeout != "" {
+		ms, err := strconv.ParseInt(c.bashTimeout, 10, 64)
+		if err != nil || ms <= 0 {
+			return o, fmt.Errorf("--bash-timeout %q: give a positive number of milliseconds, e.g. 120000", c.bashTimeout)
+		}
+		o.BashTimeout = time.Duration(ms) * time.Millisecond
+	}
+	if c.shell != "" {
+		o.Shell = c.shell
+	}
+	if c.disable != "" {
+		for _, n := range strings.Split(c.disable, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				o.DisabledTools = append(o.DisabledTools, n)
+			}
+		}
+	}
+	if c.noSandbox {
+		o.NoSandbox = true
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
+		return o, fmt.Errorf("--log-level %q: use debug, info, warn or error", c.logLevel)
+	}
+	o.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	return o, nil
+}
+
+func parseSize(s string) (int64, error) {
+	mult := int64(1)
+	switch strings.ToUpper(s[len(s)-1:]) {
+	case "K":
+		mult = 1 << 10
+	case "M":
+		mult = 1 << 20
+	case "G":
+		mult = 1 << 30
+	}
+	if mult > 1 {
+		s = s[:len(s)-1]
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, errors.New("give a positive number of bytes, optionally with K, M or G")
+	}
+	return n * mult, nil
+}
+
+// parse parses args with fs, printing usage errors; ok false means exit with
+// code.
+func parse(fs *flag.FlagSet, args []string, stderr io.Writer) (ok bool, code int) {
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return false, exitOK
+		}
+		return false, exitUsage
+	}
+	return true, 0
+}
+
+func usageErr(stderr io.Writer, format string, args ...any) int {
+	fmt.Fprintf(stderr, "hands: "+format+"\n", args...)
+	return exitUsage
+}

@@ -1,0 +1,66 @@
+// Command hands serves Hands's tools over MCP, or runs them from the command
+// line. See "hands help".
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitTool  = 1
+	exitUsage = 2
+)
+
+const usage = `hands — the tools a coding agent calls, as one sandboxed runtime.
+
+Usage:
+  hands serve  [flags]              serve MCP over stdio (--http ADDR for Streamable HTTP)
+  hands call   [flags] TOOL [JSON]  run one call and print its result text
+                                    (JSON "-" reads the arguments from stdin);
+                                    exit 0 ok, 1 tool error, 2 usage error
+  hands run    [flags]              read calls as JSON lines on stdin, write results
+                                    as JSON lines; a line holding an array is a batch
+  hands tools  [flags] [--json]     print the profile's tool definitions
+  hands version                     print the version
+
+Run "hands COMMAND --help" for a command's flags.
+`
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "serve":
+		return cmdServe(ctx, rest, stdin, stdout, stderr)
+	case "call":
+		return cmdCall(ctx, rest, stdin, stdout, stderr)
+	case "run":
+		return cmdRun(ctx, rest, stdin, stdout, stderr)
+	case "tools":
+		return cmdTools(rest, stdout, stderr)
+	case "version", "--version", "-version":
+		return cmdVersion(rest, stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "hands: unknown command %q\n\n%s", cmd, usage)
+	return exitUsage
+}

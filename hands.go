@@ -1,0 +1,200 @@
+// Package hands is the tools an LLM coding agent calls — read, write and edit
+// files, glob, grep, run shell commands — as one sandboxed Go runtime.
+//
+// A [Runtime] is built from [Options]: the roots the tools may touch, deny
+// patterns, the profile that names the tools, and limits. Each conversation
+// gets a [Session] with its own working directory, read ledger and jobs.
+// Hand the model [Runtime.Tools] and run its calls with [Session.Call],
+// [Session.Batch] or [Session.Stream]. Nothing is global: close what you open.
+package hands
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/hands-dev/hands/internal/profile"
+	"github.com/hands-dev/hands/internal/sandbox"
+	"github.com/hands-dev/hands/internal/tools"
+	"github.com/hands-dev/hands/tool"
+)
+
+// Version is the version of Hands.
+const Version = "0.1.0"
+
+// Options configure a Runtime. The zero value serves the current directory
+// with the native profile and the default limits.
+type Options struct {
+	// Roots are the directories tools may touch; the first is the initial
+	// working directory. Default: the current directory.
+	Roots []string `json:"roots,omitempty"`
+	// Deny are gitignore-style patterns of paths no tool may touch, such as
+	// ".env" or "**/*.pem".
+	Deny []string `json:"deny,omitempty"`
+	// Profile names the tool surface: native (default), claude, gemini,
+	// envelope or taskdaemon.
+	Profile string `json:"profile,omitempty"`
+	// MaxFileSize is the largest file read whole or written; default 10 MiB.
+	MaxFileSize int64 `json:"max_file_size,omitempty"`
+	// BashTimeout is the default shell command timeout; default 2 minutes.
+	BashTimeout time.Duration `json:"bash_timeout,omitempty"`
+	// Shell is the shell that runs commands; default bash on PATH.
+	Shell string `json:"shell,omitempty"`
+	// DisabledTools names tools (as the profile names them) to switch off.
+	DisabledTools []string `json:"disabled_tools,omitempty"`
+	// NoSandbox turns off the kernel confinement of shell commands.
+	NoSandbox bool `json:"no_sandbox,omitempty"`
+	// Env adds variables to the environment of shell commands.
+	Env map[string]string `json:"env,omitempty"`
+
+	// Tools are extra tools of the caller's own, offered beside the
+	// profile's under their own names.
+	Tools []tool.Tool `json:"-"`
+	// Policy is the permissions stage; nil allows every call.
+	Policy tool.Policy `json:"-"`
+	// Ask answers a policy's Ask decision; nil denies.
+	Ask func(ctx Context, info tool.Info, call tool.Call, reason string) (bool, error) `json:"-"`
+	// Hooks run around each call's execution.
+	Hooks tool.Hooks `json:"-"`
+	// Middleware wraps each call's pipeline.
+	Middleware []tool.Middleware `json:"-"`
+	// Logger receives diagnostics; default discards them.
+	Logger *slog.Logger `json:"-"`
+}
+
+// Runtime is the built-in tools under one profile, over one set of roots. It
+// is safe for concurrent use.
+type Runtime struct {
+	opts    Options
+	profile *profile.Profile
+	tools   []tool.Tool
+	reg     *tool.Registry
+	fs      *sandbox.Set
+	limits  tools.Limits
+	log     *slog.Logger
+
+	mu       sync.Mutex
+	sessions map[*Session]struct{}
+	closed   bool
+}
+
+// New builds a Runtime from opts.
+func New(opts Options) (*Runtime, error) {
+	if len(opts.Roots) == 0 {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("hands: no roots given and the current directory is unknown: %w", err)
+		}
+		opts.Roots = []string{wd}
+	}
+	prof, err := profile.Get(opts.Profile)
+	if err != nil {
+		return nil, fmt.Errorf("hands: %w", err)
+	}
+	limits := tools.DefaultLimits()
+	if opts.MaxFileSize < 0 || opts.BashTimeout < 0 {
+		return nil, errors.New("hands: max file size and bash timeout must not be negative")
+	}
+	if opts.MaxFileSize > 0 {
+		limits.MaxFileSize = opts.MaxFileSize
+	}
+	if opts.BashTimeout > 0 {
+		if opts.BashTimeout > limits.BashMaxTimeout {
+			return nil, fmt.Errorf("hands: bash timeout %s is over the maximum of %s", opts.BashTimeout, limits.BashMaxTimeout)
+		}
+		limits.BashTimeout = opts.BashTimeout
+	}
+	fs, err := sandbox.New(opts.Roots, opts.Deny)
+	if err != nil {
+		return nil, fmt.Errorf("hands: %w", err)
+	}
+	exposed := append(prof.Apply(tools.Builtins()), opts.Tools...)
+	reg, err := newRegistry(exposed)
+	if err != nil {
+		fs.Close()
+		return nil, err
+	}
+	for _, name := range opts.DisabledTools {
+		if _, ok := reg.Get(name); !ok {
+			fs.Close()
+			return nil, fmt.Errorf("hands: cannot disable %q: the %s profile has no such tool (it has %v)", name, prof.Name, reg.Names())
+		}
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Runtime{
+		opts: opts, profile: prof, tools: exposed, reg: reg, fs: fs,
+		limits: limits, log: log, sessions: map[*Session]struct{}{},
+	}, nil
+}
+
+// Tools returns the definitions of the enabled tools, in the profile's order.
+func (r *Runtime) Tools() []tool.Info {
+	var out []tool.Info
+	for _, t := range r.tools {
+		if !r.disabled(t.Info().Name) {
+			out = append(out, t.Info())
+		}
+	}
+	return out
+}
+
+// Profile returns the name of the runtime's profile.
+func (r *Runtime) Profile() string { return r.profile.Name }
+
+// Roots returns the absolute roots.
+func (r *Runtime) Roots() []string { return r.fs.Roots() }
+
+func (r *Runtime) disabled(name string) bool {
+	for _, d := range r.opts.DisabledTools {
+		if d == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Close closes every session and releases the roots.
+func (r *Runtime) Close() error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil
+	}
+	r.closed = true
+	sessions := make([]*Session, 0, len(r.sessions))
+	for s := range r.sessions {
+		sessions = append(sessions, s)
+	}
+	r.mu.Unlock()
+	var errs []error
+	for _, s := range sessions {
+		errs = append(errs, s.Close())
+	}
+	errs = append(errs, r.fs.Close())
+	return errors.Join(errs...)
+}
+
+func (r *Runtime) tempRoot() string {
+	return filepath.Join(os.TempDir())
+}
+
+// newRegistry registers the tools, turning a registration panic (a bad or
+// duplicate name among the caller's tools) into an error.
+func newRegistry(ts []tool.Tool) (reg *tool.Registry, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("hands: %v", r)
+		}
+	}()
+	return tool.NewRegistry(ts...), nil
+}
+
+// Profiles lists the names --profile accepts.
+func Profiles() []string { return profile.Names() }

@@ -1,0 +1,71 @@
+package profile
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// renameKeys renames the keys of a JSON object, keeping their order.
+func renameKeys(obj json.RawMessage, names map[string]string) json.RawMessage {
+	keys, vals, err := orderedObject(obj)
+	if err != nil {
+		return obj
+	}
+	for i, k := range keys {
+		if x, ok := names[k]; ok {
+			keys[i] = x
+		}
+	}
+	return writeObject(keys, vals)
+}
+
+// marshalOrdered writes m with the key order of orig (new keys last).
+func marshalOrdered(orig json.RawMessage, m map[string]json.RawMessage) (json.RawMessage, error) {
+	keys, _, err := orderedObject(orig)
+	if err != nil {
+		return nil, err
+	}
+	vals := make([]json.RawMessage, len(keys))
+	for i, k := range keys {
+		vals[i] = m[k]
+	}
+	return writeObject(keys, vals), nil
+}
+
+func orderedObject(obj json.RawMessage) ([]string, []json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if _, err := dec.Token(); err != nil {
+		return nil, nil, err
+	}
+	var keys []string
+	var vals []json.RawMessage
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, nil, err
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, nil, err
+		}
+		keys = append(keys, t.(string))
+		vals = append(vals, v)
+	}
+	return keys, vals, nil
+}
+
+func writeObject(keys []string, vals []json.RawMessage) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		b.Write(kb)
+		b.WriteByte(':')
+		b.Write(vals[i])
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}

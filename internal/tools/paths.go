@@ -1,0 +1,41 @@
+package tools
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/hands-dev/hands/internal/sandbox"
+	"github.com/hands-dev/hands/tool"
+)
+
+// resolve turns a path argument into a confined path, or a coded error.
+func resolve(st *State, p string) (sandbox.Path, *tool.Error) {
+	if strings.TrimSpace(p) == "" {
+		return sandbox.Path{}, toolErr(InvalidInput, "path is empty; give an absolute path or one relative to the working directory %s", st.Cwd())
+	}
+	sp, err := st.FS.Resolve(st.Cwd(), p)
+	if err != nil {
+		return sandbox.Path{}, fsErr(err, "resolve", p)
+	}
+	return sp, nil
+}
+
+// fsErr maps a sandbox or file-system error to a coded error naming path and
+// the operation that failed.
+func fsErr(err error, op, path string) *tool.Error {
+	var se *sandbox.Error
+	if errors.As(err, &se) && se.Path != "" {
+		path = se.Path
+	}
+	switch {
+	case errors.Is(err, sandbox.ErrDenied):
+		return toolErr(AccessDenied, "%s", err.Error()).With("path", path)
+	case errors.Is(err, sandbox.ErrNotFound):
+		return toolErr(PathNotFound, "%s does not exist; check the path, or glob for the file name", path).With("path", path)
+	}
+	msg := err.Error()
+	if se != nil && se.Err != nil {
+		msg = se.Err.Error()
+	}
+	return toolErr(IOError, "could not %s %s: %s", op, path, msg).With("path", path)
+}

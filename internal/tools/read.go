@@ -1,0 +1,346 @@
+package tools
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hands-dev/hands/internal/sandbox"
+	"github.com/hands-dev/hands/internal/textedit"
+	"github.com/hands-dev/hands/tool"
+)
+
+//go:embed read.md
+var readDescription string
+
+// ReadInput is the input of the read tool.
+type ReadInput struct {
+	Path   string `json:"path" jsonschema:"the file or directory to read: absolute, or relative to the working directory"`
+	Offset int    `json:"offset,omitzero" jsonschema:"the 1-based line number to start reading from; default 1"`
+	Limit  int    `json:"limit,omitzero" jsonschema:"how many lines to read; default 2000"`
+}
+
+// ReadOutput is what the read tool returns.
+type ReadOutput struct {
+	Path string `json:"path"`
+	// Kind is text, empty, image, pdf, notebook or directory.
+	Kind string `json:"kind"`
+	// StartLine is the number of Lines[0].
+	StartLine int      `json:"start_line,omitzero"`
+	Lines     []string `json:"lines,omitempty"`
+	// TotalLines is the file's line count; 0 when a window of a large file
+	// was read without reaching its end.
+	TotalLines int `json:"total_lines,omitzero"`
+	// More reports that lines follow the window.
+	More bool `json:"more,omitzero"`
+	// CutLines counts lines shortened to the line limit.
+	CutLines int    `json:"cut_lines,omitzero"`
+	Encoding string `json:"encoding,omitempty"`
+	MIMEType string `json:"mime_type,omitempty"`
+	Size     int64  `json:"size"`
+	// Note is an extra remark for the model (e.g. why a directory listing
+	// is incomplete).
+	Note string `json:"note,omitempty"`
+
+	image []byte
+}
+
+// Read returns the read tool (native name view).
+func Read() tool.Tool {
+	return tool.New(tool.Spec[ReadInput]{
+		Name:           "read",
+		Title:          "Read a file or directory",
+		Description:    readDescription,
+		ReadOnly:       true,
+		Idempotent:     true,
+		MaxResultChars: 100000,
+		Validate: func(_ context.Context, _ *tool.Env, in ReadInput) error {
+			if in.Offset < 0 {
+				return toolErr(InvalidInput, "offset is %d; give a 1-based line number (1 or more), or leave it out to start at line 1", in.Offset)
+			}
+			if in.Limit < 0 {
+				return toolErr(InvalidInput, "limit is %d; give a positive number of lines, or leave it out for up to 2000", in.Limit)
+			}
+			return nil
+		},
+	}, runRead)
+}
+
+func runRead(ctx context.Context, env *tool.Env, in ReadInput) (*ReadOutput, error) {
+	st := stateOf(env)
+	p, terr := resolve(st, in.Path)
+	if terr != nil {
+		return nil, terr
+	}
+	fi, err := st.FS.Stat(p)
+	if err != nil {
+		return nil, fsErr(err, "stat", p.Abs)
+	}
+	if fi.IsDir() {
+		text, note, err := listTree(ctx, st, p, 2)
+		if err != nil {
+			return nil, err
+		}
+		return &ReadOutput{Path: p.Abs, Kind: "directory", Lines: splitLines(text), StartLine: 1, Note: note}, nil
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, toolErr(InvalidInput, "%s is not a regular file (mode %s); read a file or a directory", p.Abs, fi.Mode())
+	}
+	windowed := in.Offset > 0 || in.Limit > 0
+	if fi.Size() > st.Limits.MaxFileSize {
+		if !windowed {
+			return nil, toolErr(FileTooLarge, "%s is %d bytes, over the %d-byte limit; read it in parts with offset and limit (e.g. offset 1, limit 2000)", p.Abs, fi.Size(), st.Limits.MaxFileSize).With("path", p.Abs)
+		}
+		return readWindow(st, p, fi, in)
+	}
+	data, err := readAll(st.FS, p)
+	if err != nil {
+		return nil, err
+	}
+	out := &ReadOutput{Path: p.Abs, Size: fi.Size()}
+	if len(data) == 0 {
+		st.Ledger.Record(p.Abs, fi, data, false)
+		out.Kind = "empty"
+		return out, nil
+	}
+	if mime := imageType(data); mime != "" {
+		out.Kind, out.MIMEType, out.image = "image", mime, data
+		st.Ledger.Record(p.Abs, fi, data, false)
+		return out, nil
+	}
+	var text string
+	switch {
+	case bytes.HasPrefix(data, []byte("%PDF-")):
+		text, err = pdfText(data)
+		if err != nil {
+			return nil, toolErr(IOError, "could not read PDF %s: %v", p.Abs, err)
+		}
+		out.Kind = "pdf"
+	default:
+		var enc textedit.Encoding
+		text, enc, err = textedit.Decode(data)
+		if errors.Is(err, textedit.ErrBinary) {
+			return nil, toolErr(BinaryFile, "%s is a binary file (%d bytes, %s) and cannot be shown as text", p.Abs, fi.Size(), http.DetectContentType(data)).With("path", p.Abs)
+		} else if err != nil {
+			return nil, toolErr(IOError, "could not decode %s: %v", p.Abs, err)
+		}
+		out.Kind, out.Encoding = "text", encodingName(enc)
+	}
+	st.Ledger.Record(p.Abs, fi, data, false)
+	lines := splitLines(text)
+	if err := window(out, lines, in, st.Limits); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// window selects the requested lines of a whole text into out.
+func window(out *ReadOutput, lines []string, in ReadInput, lim Limits) error {
+	start, n := in.Offset, in.Limit
+	if start == 0 {
+		start = 1
+	}
+	if n == 0 {
+		n = lim.ReadLines
+	}
+	out.TotalLines = len(lines)
+	if start > len(lines) {
+		return toolErr(InvalidInput, "offset %d is past the end of %s, which has %d lines; use an offset from 1 to %d", start, out.Path, len(lines), max(len(lines), 1))
+	}
+	end := min(len(lines), start-1+n)
+	out.StartLine = start
+	out.More = end < len(lines)
+	for _, l := range lines[start-1 : end] {
+		out.Lines = append(out.Lines, cutLine(l, lim.LineChars, &out.CutLines))
+	}
+	return nil
+}
+
+// readWindow reads lines offset..offset+limit of a file too large to read
+// whole, holding only the window in memory.
+func readWindow(st *State, p sandbox.Path, fi os.FileInfo, in ReadInput) (*ReadOutput, error) {
+	f, err := st.FS.Open(p)
+	if err != nil {
+		return nil, fsErr(err, "open", p.Abs)
+	}
+	defer f.Close()
+	start, n := max(in.Offset, 1), in.Limit
+	if n == 0 {
+		n = st.Limits.ReadLines
+	}
+	out := &ReadOutput{Path: p.Abs, Kind: "text", Size: fi.Size(), StartLine: start, Encoding: "utf-8"}
+	r := bufio.NewReaderSize(f, 256<<10)
+	line := 0
+	for {
+		b, err := readLine(r, st.Limits.LineChars*4)
+		if err == io.EOF && b == nil {
+			break
+		}
+		if err != nil && err != io.EOF {
+			return nil, toolErr(IOError, "could not read %s at line %d: %v", p.Abs, line+1, err)
+		}
+		line++
+		if line >= start+n {
+			out.More = true
+			break
+		}
+		if line >= start {
+			if bytes.IndexByte(b, 0) >= 0 {
+				return nil, toolErr(BinaryFile, "%s holds binary data at line %d and cannot be shown as text", p.Abs, line)
+			}
+			out.Lines = append(out.Lines, cutLine(latin1IfInvalid(b), st.Limits.LineChars, &out.CutLines))
+		}
+		if err == io.EOF {
+			break
+		}
+	}
+	if !out.More {
+		out.TotalLines = line
+		if start > line {
+			return nil, toolErr(InvalidInput, "offset %d is past the end of %s, which has %d lines; use an offset from 1 to %d", start, p.Abs, line, max(line, 1))
+		}
+	}
+	st.Ledger.Record(p.Abs, fi, nil, true)
+	return out, nil
+}
+
+// readLine returns the next line without its line ending, keeping at most
+// keep bytes of it (the rest is skipped, not held in memory).
+func readLine(r *bufio.Reader, keep int) ([]byte, error) {
+	var line []byte
+	for {
+		frag, err := r.ReadSlice('\n')
+		if len(line) < keep {
+			line = append(line, frag[:min(len(frag), keep-len(line))]...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err == io.EOF && len(line) == 0 && len(frag) == 0 {
+			return nil, io.EOF
+		}
+		line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
+		return line, err
+	}
+}
+
+func latin1IfInvalid(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	r := make([]rune, len(b))
+	for i, c := range b {
+		r[i] = rune(c)
+	}
+	return string(r)
+}
+
+func cutLine(l string, limit int, cut *int) string {
+	if limit <= 0 || len(l) <= limit || utf8.RuneCountInString(l) <= limit {
+		return l
+	}
+	*cut++
+	i := 0
+	for j := range l {
+		if i == limit {
+			return l[:j] + fmt.Sprintf("… [line cut: %d more characters]", utf8.RuneCountInString(l[j:]))
+		}
+		i++
+	}
+	return l
+}
+
+// splitLines splits LF text into lines; a final newline ends the last line
+// rather than starting an empty one.
+func splitLines(text string) []string {
+	if text == "" {
+		return nil
+	}
+	text = strings.TrimSuffix(text, "\n")
+	return strings.Split(text, "\n")
+}
+
+func readAll(fs *sandbox.Set, p sandbox.Path) ([]byte, error) {
+	f, err := fs.Open(p)
+	if err != nil {
+		return nil, fsErr(err, "open", p.Abs)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, toolErr(IOError, "could not read %s: %v", p.Abs, err)
+	}
+	return data, nil
+}
+
+// imageType returns the MIME type of a PNG, JPEG, GIF or WebP image, or "".
+func imageType(data []byte) string {
+	switch t := http.DetectContentType(data); t {
+	case "image/png", "image/jpeg", "image/gif", "image/webp":
+		return t
+	}
+	return ""
+}
+
+func encodingName(e textedit.Encoding) string {
+	name := e.Kind.String()
+	if e.BOM {
+		name += " with BOM"
+	}
+	if e.CRLF {
+		name += ", CRLF"
+	}
+	return name
+}
+
+// Content renders the output as the native profile shows it.
+func (o *ReadOutput) Content() []tool.Content {
+	switch o.Kind {
+	case "image":
+		return []tool.Content{tool.Image(o.image, o.MIMEType)}
+	case "empty":
+		return []tool.Content{tool.Text(fmt.Sprintf("<system-reminder>%s exists but is empty (0 bytes).</system-reminder>", o.Path))}
+	case "directory":
+		text := strings.Join(o.Lines, "\n")
+		if o.Note != "" {
+			text += "\n\n" + o.Note
+		}
+		return []tool.Content{tool.Text(text)}
+	}
+	var b strings.Builder
+	for i, l := range o.Lines {
+		fmt.Fprintf(&b, "%6d\t%s\n", o.StartLine+i, l)
+	}
+	if n := o.Notes(); n != "" {
+		b.WriteString("\n" + n)
+	}
+	return []tool.Content{tool.Text(strings.TrimSuffix(b.String(), "\n"))}
+}
+
+// Notes returns the remarks that follow the lines: more lines, cut lines.
+func (o *ReadOutput) Notes() string {
+	var notes []string
+	last := o.StartLine + len(o.Lines) - 1
+	if o.More {
+		if o.TotalLines > 0 {
+			notes = append(notes, fmt.Sprintf("(showing lines %d-%d of %d; to read more, call again with offset %d)", o.StartLine, last, o.TotalLines, last+1))
+		} else {
+			notes = append(notes, fmt.Sprintf("(showing lines %d-%d; more lines follow; to read more, call again with offset %d)", o.StartLine, last, last+1))
+		}
+	}
+	if o.CutLines > 0 {
+		notes = append(notes, fmt.Sprintf("(%d long lines were cut at 2000 characters)", o.CutLines))
+	}
+	return strings.Join(notes, "\n")
+}
+
+// Image returns the image bytes of an image result.
+func (o *ReadOutput) Image() []byte { return o.image }

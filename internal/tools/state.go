@@ -1,0 +1,148 @@
+package tools
+
+import (
+	"crypto/sha256"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/hands-dev/hands/internal/sandbox"
+	"github.com/hands-dev/hands/tool"
+)
+
+// Limits are the bounds the built-in tools apply.
+type Limits struct {
+	// MaxFileSize is the largest file read whole or written, in bytes.
+	MaxFileSize int64
+	// ReadLines is how many lines a read returns by default.
+	ReadLines int
+	// LineChars is the length past which a shown line is cut.
+	LineChars int
+	// BashTimeout is the default timeout of a shell command.
+	BashTimeout time.Duration
+	// BashMaxTimeout is the largest timeout a call may ask for.
+	BashMaxTimeout time.Duration
+	// BashOutputChars is how much command output the model sees.
+	BashOutputChars int
+	// MaxJobs bounds running background jobs per session.
+	MaxJobs int
+}
+
+// DefaultLimits returns the limits of DESIGN.md.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxFileSize:     10 << 20,
+		ReadLines:       2000,
+		LineChars:       2000,
+		BashTimeout:     120 * time.Second,
+		BashMaxTimeout:  600 * time.Second,
+		BashOutputChars: 30000,
+		MaxJobs:         10,
+	}
+}
+
+// State is one session's state as the built-in tools see it. The host puts
+// it in tool.Env.Session.
+type State struct {
+	// FS confines every file access to the roots.
+	FS *sandbox.Set
+	// Limits are the session's bounds.
+	Limits Limits
+	// TempDir is the session's own temporary directory.
+	TempDir string
+	// Ledger records what this session read and wrote.
+	Ledger *Ledger
+
+	mu  sync.Mutex
+	cwd string
+}
+
+// NewState returns the state of a new session working in the first root.
+func NewState(fs *sandbox.Set, limits Limits, tempDir string) *State {
+	return &State{FS: fs, Limits: limits, TempDir: tempDir, Ledger: NewLedger(), cwd: fs.Roots()[0]}
+}
+
+// Cwd returns the session's working directory.
+func (s *State) Cwd() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cwd
+}
+
+// SetCwd moves the session's working directory.
+func (s *State) SetCwd(dir string) {
+	s.mu.Lock()
+	s.cwd = dir
+	s.mu.Unlock()
+}
+
+// stateOf returns the built-in state of env; a host that runs built-in tools
+// without it has a bug.
+func stateOf(env *tool.Env) *State {
+	if env != nil {
+		if s, ok := env.Session.(*State); ok {
+			return s
+		}
+	}
+	panic("tools: the call's environment carries no session state")
+}
+
+// Ledger records, per resolved path, the file as this session last saw it:
+// size, modification time and, when the whole file was read, a content hash.
+type Ledger struct {
+	mu    sync.Mutex
+	files map[string]Seen
+}
+
+// Seen is one ledger entry.
+type Seen struct {
+	Size    int64
+	ModTime time.Time
+	// Hash is the SHA-256 of the whole content; zero when only part of a
+	// large file was read.
+	Hash    [32]byte
+	Partial bool
+}
+
+// NewLedger returns an empty ledger.
+func NewLedger() *Ledger { return &Ledger{files: map[string]Seen{}} }
+
+// Record notes that the session has seen path with this content (nil content
+// with partial for a windowed read of a large file).
+func (l *Ledger) Record(path string, fi os.FileInfo, content []byte, partial bool) {
+	s := Seen{Size: fi.Size(), ModTime: fi.ModTime(), Partial: partial}
+	if !partial {
+		s.Hash = sha256.Sum256(content)
+	}
+	l.mu.Lock()
+	l.files[path] = s
+	l.mu.Unlock()
+}
+
+// Lookup returns the entry for path.
+func (l *Ledger) Lookup(path string) (Seen, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s, ok := l.files[path]
+	return s, ok
+}
+
+// Forget removes path.
+func (l *Ledger) Forget(path string) {
+	l.mu.Lock()
+	delete(l.files, path)
+	l.mu.Unlock()
+}
+
+// Unchanged reports whether the file now on disk (fi, content) is the one the
+// session saw. The content hash decides when it is known: a file touched but
+// not changed is unchanged; size and modification time decide otherwise.
+func (s Seen) Unchanged(fi os.FileInfo, content []byte) bool {
+	if !s.Partial && content != nil {
+		return sha256.Sum256(content) == s.Hash
+	}
+	return fi.Size() == s.Size && fi.ModTime().Equal(s.ModTime)
+}
+
+// Close releases what the session holds (its jobs, once there are any).
+func (s *State) Close() error { return nil }

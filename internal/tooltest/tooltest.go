@@ -1,0 +1,286 @@
+// Package tooltest runs txtar scenarios through the real executor.
+//
+// A scenario is one .txtar file: its comment says in a sentence what it
+// tests, and may hold directives, one per line, starting with "!":
+//
+//	!profile claude        the profile (default native)
+//	!deny .env             a deny pattern (repeatable)
+//	!max-file-size 100     the size limit in bytes
+//	!mkdir sub/dir         an extra empty directory in the workspace
+//	!symlink link target   a symlink in the workspace
+//	!chmod 0755 file       a mode for a workspace file
+//
+// Its sections are the workspace files (any name), "call" (one JSON call
+// {"name":…,"input":…} per line, run in order in one session), "want" (the
+// results as text) and "after/NAME" (a file's exact content after the
+// calls). The harness unpacks the workspace into t.TempDir(), writes paths
+// under it as $ROOT, and compares. Run tests with -update to rewrite "want"
+// and "after/" sections from what the calls produced.
+package tooltest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/hands-dev/hands"
+	"github.com/hands-dev/hands/tool"
+	"golang.org/x/tools/txtar"
+)
+
+var update = flag.Bool("update", false, "rewrite the want and after/ sections of txtar scenarios")
+
+// Run runs every .txtar scenario under dir as a subtest.
+func Run(t *testing.T, dir string) {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".txtar") {
+			files = append(files, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatalf("no .txtar scenarios under %s", dir)
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(strings.TrimPrefix(f, dir+string(filepath.Separator)), ".txtar")
+		t.Run(name, func(t *testing.T) { RunFile(t, f) })
+	}
+}
+
+// Scenario is a parsed txtar scenario.
+type Scenario struct {
+	Options hands.Options
+	Mkdirs  []string
+	Links   [][2]string
+	Modes   map[string]os.FileMode
+	Files   map[string][]byte
+	Calls   []tool.Call
+	Want    string
+	After   map[string][]byte
+}
+
+// Parse reads a scenario from txtar data.
+func Parse(data []byte) (*Scenario, error) {
+	ar := txtar.Parse(data)
+	s := &Scenario{Files: map[string][]byte{}, After: map[string][]byte{}, Modes: map[string]os.FileMode{}}
+	for _, line := range strings.Split(string(ar.Comment), "\n") {
+		if !strings.HasPrefix(line, "!") {
+			continue
+		}
+		f := strings.Fields(line[1:])
+		if len(f) < 2 {
+			return nil, fmt.Errorf("directive %q needs an argument", line)
+		}
+		switch f[0] {
+		case "profile":
+			s.Options.Profile = f[1]
+		case "deny":
+			s.Options.Deny = append(s.Options.Deny, f[1])
+		case "max-file-size":
+			n, err := strconv.ParseInt(f[1], 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("directive %q: %v", line, err)
+			}
+			s.Options.MaxFileSize = n
+		case "mkdir":
+			s.Mkdirs = append(s.Mkdirs, f[1])
+		case "symlink":
+			if len(f) != 3 {
+				return nil, fmt.Errorf("directive %q: want !symlink LINK TARGET", line)
+			}
+			s.Links = append(s.Links, [2]string{f[1], f[2]})
+		case "chmod":
+			if len(f) != 3 {
+				return nil, fmt.Errorf("directive %q: want !chmod MODE FILE", line)
+			}
+			m, err := strconv.ParseUint(f[1], 8, 32)
+			if err != nil {
+				return nil, fmt.Errorf("directive %q: %v", line, err)
+			}
+			s.Modes[f[2]] = os.FileMode(m)
+		default:
+			return nil, fmt.Errorf("unknown directive %q", line)
+		}
+	}
+	for _, f := range ar.Files {
+		switch {
+		case f.Name == "call":
+			for _, line := range strings.Split(string(f.Data), "\n") {
+				if strings.TrimSpace(line) == "" {
+					continue
+				}
+				var c tool.Call
+				if err := json.Unmarshal([]byte(line), &c); err != nil {
+					return nil, fmt.Errorf("call %q: %v", line, err)
+				}
+				s.Calls = append(s.Calls, c)
+			}
+		case f.Name == "want":
+			s.Want = string(f.Data)
+		case strings.HasPrefix(f.Name, "after/"):
+			s.After[strings.TrimPrefix(f.Name, "after/")] = f.Data
+		default:
+			s.Files[f.Name] = f.Data
+		}
+	}
+	if len(s.Calls) == 0 {
+		return nil, fmt.Errorf("scenario has no call section")
+	}
+	return s, nil
+}
+
+// Setup writes the workspace into root.
+func (s *Scenario) Setup(root string) error {
+	for name, data := range s.Files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		mode := os.FileMode(0o644)
+		if m, ok := s.Modes[name]; ok {
+			mode = m
+		}
+		if err := os.WriteFile(p, data, mode); err != nil {
+			return err
+		}
+		if err := os.Chmod(p, mode); err != nil {
+			return err
+		}
+	}
+	for _, d := range s.Mkdirs {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			return err
+		}
+	}
+	for _, l := range s.Links {
+		p := filepath.Join(root, l[0])
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		target := strings.ReplaceAll(l[1], "$ROOT", root)
+		if err := os.Symlink(target, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// RunFile runs one scenario file.
+func RunFile(t *testing.T, file string) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Parse(data)
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := filepath.Join(root, "ws")
+	if err := os.Mkdir(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Setup(ws); err != nil {
+		t.Fatal(err)
+	}
+	opts := s.Options
+	opts.Roots = []string{ws}
+	rt, err := hands.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	sess, err := rt.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	var got strings.Builder
+	for _, c := range s.Calls {
+		c.Input = json.RawMessage(strings.ReplaceAll(string(c.Input), "$ROOT", ws))
+		res := sess.Call(context.Background(), c)
+		got.WriteString(Format(res))
+	}
+	out := strings.ReplaceAll(got.String(), sess.TempDir(), "$TMP")
+	out = strings.ReplaceAll(out, ws, "$ROOT")
+	after := map[string][]byte{}
+	for name := range s.After {
+		b, err := os.ReadFile(filepath.Join(ws, filepath.FromSlash(name)))
+		if err != nil {
+			b = []byte("<missing: " + err.Error() + ">\n")
+		}
+		after[name] = b
+	}
+	if *update {
+		if err := rewrite(file, data, out, after); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if out != s.Want {
+		t.Errorf("%s: results differ (run with -update to accept)\n--- got ---\n%s--- want ---\n%s", file, out, s.Want)
+	}
+	for name, want := range s.After {
+		if !bytes.Equal(after[name], want) {
+			t.Errorf("%s: after/%s differs\n--- got ---\n%q\n--- want ---\n%q", file, name, after[name], want)
+		}
+	}
+}
+
+// Format renders a result for a golden: a header line, then the content.
+func Format(r tool.Result) string {
+	var b strings.Builder
+	if r.IsError {
+		fmt.Fprintf(&b, "== %s error %s\n", r.Tool, r.Code)
+	} else {
+		fmt.Fprintf(&b, "== %s ok\n", r.Tool)
+	}
+	for _, c := range r.Content {
+		switch c.Type {
+		case "image":
+			fmt.Fprintf(&b, "[image %s, %d bytes]\n", c.MIMEType, len(c.Data))
+		default:
+			b.WriteString(c.Text)
+			if !strings.HasSuffix(c.Text, "\n") {
+				b.WriteString("\n")
+			}
+		}
+	}
+	return b.String()
+}
+
+func rewrite(file string, data []byte, want string, after map[string][]byte) error {
+	ar := txtar.Parse(data)
+	var files []txtar.File
+	for _, f := range ar.Files {
+		if f.Name == "want" || strings.HasPrefix(f.Name, "after/") {
+			continue
+		}
+		files = append(files, f)
+	}
+	files = append(files, txtar.File{Name: "want", Data: []byte(want)})
+	for _, f := range ar.Files {
+		if name, ok := strings.CutPrefix(f.Name, "after/"); ok {
+			files = append(files, txtar.File{Name: f.Name, Data: after[name]})
+		}
+	}
+	ar.Files = files
+	return os.WriteFile(file, txtar.Format(ar), 0o644)
+}

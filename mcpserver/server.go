@@ -1,0 +1,218 @@
+// Package mcpserver serves a hands.Runtime over the Model Context Protocol,
+// on stdio or Streamable HTTP. Each MCP session gets its own hands.Session;
+// concurrent tools/call requests of one session follow the executor's
+// concurrency rule, and notifications/cancelled cancels the call. It is the
+// only package that imports the MCP SDK.
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+
+	"github.com/hands-dev/hands"
+	"github.com/hands-dev/hands/tool"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Server is an MCP server over one Runtime.
+type Server struct {
+	rt  *hands.Runtime
+	mcp *mcp.Server
+	log *slog.Logger
+
+	mu       sync.Mutex
+	sessions map[*mcp.ServerSession]*session
+}
+
+type session struct {
+	hs     *hands.Session
+	stream *tool.Stream
+}
+
+// Options configure a Server.
+type Options struct {
+	// Logger receives diagnostics; they must never go to stdout.
+	Logger *slog.Logger
+}
+
+// New returns a server exposing rt's tools.
+func New(rt *hands.Runtime, opts Options) *Server {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{rt: rt, log: log, sessions: map[*mcp.ServerSession]*session{}}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "hands", Title: "Hands", Version: hands.Version}, &mcp.ServerOptions{
+		Logger:       log,
+		Instructions: fmt.Sprintf("Hands: file, search and shell tools over %v (profile %s).", rt.Roots(), rt.Profile()),
+	})
+	for _, info := range rt.Tools() {
+		s.mcp.AddTool(Definition(info), s.handler(info.Name))
+	}
+	return s
+}
+
+// Definition returns the MCP definition of a tool, with annotations derived
+// from its metadata.
+func Definition(info tool.Info) *mcp.Tool {
+	destructive := info.Destructive
+	openWorld := info.OpenWorld
+	return &mcp.Tool{
+		Name:         info.Name,
+		Title:        info.Title,
+		Description:  info.Description,
+		InputSchema:  info.InputSchema,
+		OutputSchema: outputSchema(info.OutputSchema),
+		Annotations: &mcp.ToolAnnotations{
+			Title:           info.Title,
+			ReadOnlyHint:    info.ReadOnly,
+			DestructiveHint: &destructive,
+			IdempotentHint:  info.Idempotent,
+			OpenWorldHint:   &openWorld,
+		},
+	}
+}
+
+// errorSchema is the structured content of a failed call.
+const errorSchema = `{"type":"object","required":["code","message"],"properties":{"code":{"type":"string","description":"the error code, e.g. PATH_NOT_FOUND"},"message":{"type":"string"},"details":{"type":"object"}}}`
+
+// outputSchema is the tool's output schema or the error object: clients
+// validate structuredContent against it on failures too, and a failure's
+// structured content carries its code.
+func outputSchema(out json.RawMessage) json.RawMessage {
+	if len(out) == 0 {
+		return nil
+	}
+	return json.RawMessage(`{"type":"object","anyOf":[` + string(out) + `,` + errorSchema + `]}`)
+}
+
+func (s *Server) handler(name string) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		sess, err := s.session(req.Session)
+		if err != nil {
+			return nil, err
+		}
+		var args json.RawMessage
+		if req.Params != nil {
+			args = req.Params.Arguments
+		}
+		call := tool.Call{Name: name, Input: args}
+		res := sess.stream.Go(ctx, call)()
+		if res.Code == tool.Canceled && ctx.Err() != nil {
+			// The client cancelled: it expects no result, and the SDK
+			// answers a cancelled request itself.
+			return nil, ctx.Err()
+		}
+		return toMCP(res), nil
+	}
+}
+
+// session returns the Hands session of an MCP session, starting it on the
+// first call; it ends when the MCP session does.
+func (s *Server) session(ss *mcp.ServerSession) (*session, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sess, ok := s.sessions[ss]; ok {
+		return sess, nil
+	}
+	hs, err := s.rt.NewSession()
+	if err != nil {
+		return nil, err
+	}
+	hs.Executor().Ask = func(ctx context.Context, info tool.Info, call tool.Call, reason string) (bool, error) {
+		return elicit(ctx, ss, info, call, reason)
+	}
+	sess := &session{hs: hs, stream: hs.Stream(context.Background())}
+	s.sessions[ss] = sess
+	if ss != nil {
+		go func() {
+			_ = ss.Wait()
+			s.mu.Lock()
+			delete(s.sessions, ss)
+			s.mu.Unlock()
+			if err := hs.Close(); err != nil {
+				s.log.Warn("closing session", "err", err)
+			}
+		}()
+	}
+	return sess, nil
+}
+
+// elicit asks the client's user to allow a call.
+func elicit(ctx context.Context, ss *mcp.ServerSession, info tool.Info, call tool.Call, reason string) (bool, error) {
+	if ss == nil {
+		return false, fmt.Errorf("no client session to ask")
+	}
+	res, err := ss.Elicit(ctx, &mcp.ElicitParams{
+		Message: fmt.Sprintf("Allow %s? %s\nArguments: %s", info.Name, reason, call.Input),
+		RequestedSchema: map[string]any{
+			"type":       "object",
+			"properties": map[string]any{},
+		},
+	})
+	if err != nil {
+		return false, err
+	}
+	return res.Action == "accept", nil
+}
+
+// toMCP converts a result to MCP's form: content, structured content that
+// validates against the output schema (or carries the error code) and isError.
+func toMCP(res tool.Result) *mcp.CallToolResult {
+	out := &mcp.CallToolResult{IsError: res.IsError}
+	for _, c := range res.Content {
+		switch c.Type {
+		case "image":
+			out.Content = append(out.Content, &mcp.ImageContent{Data: c.Data, MIMEType: c.MIMEType})
+		default:
+			out.Content = append(out.Content, &mcp.TextContent{Text: c.Text})
+		}
+	}
+	if out.Content == nil {
+		out.Content = []mcp.Content{}
+	}
+	if res.Structured != nil {
+		out.StructuredContent = res.Structured
+	}
+	return out
+}
+
+// Run serves one client over t (for example &mcp.StdioTransport{}) until the
+// client disconnects or ctx ends; every session is closed on return.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	defer s.closeAll()
+	return s.mcp.Run(ctx, t)
+}
+
+// Connect serves one client over t in the background and returns its
+// session, for in-process tests and embedding.
+func (s *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSession, error) {
+	return s.mcp.Connect(ctx, t, nil)
+}
+
+// HTTPHandler serves Streamable HTTP; each HTTP session is an MCP session.
+func (s *Server) HTTPHandler() http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)
+}
+
+// Close ends every session.
+func (s *Server) Close() error {
+	s.closeAll()
+	return nil
+}
+
+func (s *Server) closeAll() {
+	s.mu.Lock()
+	sessions := s.sessions
+	s.sessions = map[*mcp.ServerSession]*session{}
+	s.mu.Unlock()
+	for _, sess := range sessions {
+		if err := sess.hs.Close(); err != nil {
+			s.log.Warn("closing session", "err", err)
+		}
+	}
+}

@@ -1,0 +1,117 @@
+package hands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/hands-dev/hands/internal/tools"
+	"github.com/hands-dev/hands/tool"
+)
+
+// Context is context.Context, named here so Options reads plainly.
+type Context = context.Context
+
+// Session is one conversation's state: working directory, read ledger,
+// background jobs and a temporary directory. Close frees all of it.
+type Session struct {
+	rt    *Runtime
+	state *tools.State
+	exec  *tool.Executor
+	tmp   string
+
+	once     sync.Once
+	closeErr error
+	saved    int
+	mu       sync.Mutex
+}
+
+// NewSession starts a session working in the first root.
+func (r *Runtime) NewSession() (*Session, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil, errors.New("hands: runtime is closed")
+	}
+	tmp, err := os.MkdirTemp(r.tempRoot(), "hands-session-")
+	if err != nil {
+		return nil, fmt.Errorf("hands: session temp dir: %w", err)
+	}
+	s := &Session{rt: r, tmp: tmp, state: tools.NewState(r.fs, r.limits, tmp)}
+	disabled := map[string]bool{}
+	for _, d := range r.opts.DisabledTools {
+		disabled[d] = true
+	}
+	s.exec = &tool.Executor{
+		Registry:   r.reg,
+		Disabled:   disabled,
+		Policy:     r.opts.Policy,
+		Hooks:      r.opts.Hooks,
+		Middleware: r.opts.Middleware,
+		Render:     r.profile.RenderFunc(),
+		Save:       s.save,
+	}
+	if r.opts.Ask != nil {
+		s.exec.Ask = r.opts.Ask
+	}
+	r.sessions[s] = struct{}{}
+	return s, nil
+}
+
+// Executor returns the session's executor, for hosts that observe or extend
+// it before the first call.
+func (s *Session) Executor() *tool.Executor { return s.exec }
+
+// Cwd returns the session's working directory.
+func (s *Session) Cwd() string { return s.state.Cwd() }
+
+// TempDir returns the session's temporary directory.
+func (s *Session) TempDir() string { return s.tmp }
+
+func (s *Session) env() *tool.Env { return &tool.Env{Session: s.state} }
+
+// Call runs one call through the pipeline.
+func (s *Session) Call(ctx context.Context, call tool.Call) tool.Result {
+	return s.exec.Execute(ctx, s.env(), call)
+}
+
+// Batch runs calls as one batch: consecutive concurrency-safe calls in
+// parallel, others alone, results in call order.
+func (s *Session) Batch(ctx context.Context, calls []tool.Call) []tool.Result {
+	return s.exec.Batch(ctx, s.env(), calls)
+}
+
+// Stream accepts calls one by one as a model streams them.
+func (s *Session) Stream(ctx context.Context) *tool.Stream {
+	return s.exec.Stream(ctx, s.env())
+}
+
+// save keeps the whole text of an oversized result in the session's temp
+// directory and returns its path.
+func (s *Session) save(callID, text string) (string, error) {
+	s.mu.Lock()
+	s.saved++
+	n := s.saved
+	s.mu.Unlock()
+	name := fmt.Sprintf("result-%03d.txt", n)
+	if callID != "" && tool.ValidName(callID) {
+		name = fmt.Sprintf("result-%03d-%s.txt", n, callID)
+	}
+	p := filepath.Join(s.tmp, name)
+	return p, os.WriteFile(p, []byte(text), 0o600)
+}
+
+// Close ends the session: its jobs are killed and its temporary files
+// removed. It is safe to call more than once.
+func (s *Session) Close() error {
+	s.once.Do(func() {
+		s.rt.mu.Lock()
+		delete(s.rt.sessions, s)
+		s.rt.mu.Unlock()
+		s.closeErr = errors.Join(s.state.Close(), os.RemoveAll(s.tmp))
+	})
+	return s.closeErr
+}
