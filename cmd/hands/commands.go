@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -10,6 +11,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
@@ -42,10 +44,11 @@ func runtimeFrom(c *common, stderr io.Writer) (*hands.Runtime, hands.Options, in
 
 func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var c common
-	var addr string
+	var addr, token string
 	fs := newFlags("serve", "serve [flags]", stderr)
 	c.register(fs)
 	fs.StringVar(&addr, "http", "", "serve Streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio")
+	fs.StringVar(&token, "http-token", "", "require \"Authorization: Bearer TOKEN\" on HTTP requests (default $HANDS_HTTP_TOKEN); required off loopback")
 	if ok, code := parse(fs, args, stderr); !ok {
 		return code
 	}
@@ -60,7 +63,15 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	srv := mcpserver.New(rt, mcpserver.Options{Logger: opts.Logger})
 	defer srv.Close()
 	if addr != "" {
-		return serveHTTP(ctx, srv, addr, stderr)
+		if token == "" {
+			token = os.Getenv("HANDS_HTTP_TOKEN")
+		}
+		// The token is the server's secret: commands never see it.
+		os.Unsetenv("HANDS_HTTP_TOKEN")
+		if token == "" && !loopback(addr) {
+			return usageErr(stderr, "--http %s is reachable from other machines; set --http-token or HANDS_HTTP_TOKEN, or bind 127.0.0.1", addr)
+		}
+		return serveHTTP(ctx, srv, addr, token, stderr)
 	}
 	err := srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}})
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
@@ -74,12 +85,41 @@ type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
 
-func serveHTTP(ctx context.Context, srv *mcpserver.Server, addr string, stderr io.Writer) int {
+// loopback reports whether addr binds only a loopback interface.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// bearer refuses requests without the token.
+func bearer(token string, next http.Handler) http.Handler {
+	if token == "" {
+		return next
+	}
+	want := []byte("Bearer " + token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="hands"`)
+			http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func serveHTTP(ctx context.Context, srv *mcpserver.Server, addr, token string, stderr io.Writer) int {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return usageErr(stderr, "--http %s: %v", addr, err)
 	}
-	hs := &http.Server{Handler: srv.HTTPHandler(), ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: bearer(token, srv.HTTPHandler()), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stderr, "hands: serving MCP over Streamable HTTP at http://%s/\n", ln.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

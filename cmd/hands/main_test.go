@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -252,5 +253,76 @@ func TestServeOlderProtocolVersion(t *testing.T) {
 				t.Fatal("server did not exit when stdin closed")
 			}
 		})
+	}
+}
+
+// TestServeOverHTTP runs the built binary with --http and talks to it with
+// the SDK's Streamable HTTP client.
+func TestServeOverHTTP(t *testing.T) {
+	root := workspace(t)
+	cmd := exec.Command(binary, "serve", "--root", root, "--http", "127.0.0.1:0", "--http-token", "s3cret")
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Signal(os.Interrupt)
+		done := make(chan error)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			t.Error("server did not stop on SIGINT")
+		}
+	}()
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(line, "http://")
+	if i < 0 {
+		t.Fatalf("no address in %q", line)
+	}
+	url := strings.TrimSpace(line[i:])
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	resp, err := http.Post(url, "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("request without the token: status %d, want 401", resp.StatusCode)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "http-test", Version: "1"}, nil)
+	hc := &http.Client{Transport: authTransport{"s3cret"}}
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "view", Arguments: map[string]any{"path": "a.txt"}})
+	if err != nil || res.IsError {
+		t.Fatalf("call: %v %+v", err, res)
+	}
+	if got := res.Content[0].(*mcp.TextContent).Text; got != "     1\talpha\n     2\tbeta" {
+		t.Errorf("text %q", got)
+	}
+}
+
+type authTransport struct{ token string }
+
+func (a authTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+a.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func TestServeHTTPOffLoopbackNeedsAToken(t *testing.T) {
+	t.Setenv("HANDS_HTTP_TOKEN", "")
+	_, errOut, code := runCLI(t, "", "serve", "--root", workspace(t), "--http", "0.0.0.0:0")
+	if code != exitUsage || !strings.Contains(errOut, "--http-token") {
+		t.Errorf("code %d, %q", code, errOut)
 	}
 }
