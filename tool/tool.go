@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"regexp"
 	"strings"
 
@@ -80,6 +82,7 @@ type typed[In, Out any] struct {
 	spec     Spec[In]
 	info     Info
 	resolved *jsonschema.Resolved
+	params   []string
 	run      func(context.Context, *Env, In) (Out, error)
 }
 
@@ -118,7 +121,8 @@ func New[In, Out any](spec Spec[In], run func(ctx context.Context, env *Env, in 
 	if out.Type != "object" {
 		panic(fmt.Sprintf("tool %s: output must be a struct, not %s", spec.Name, ot))
 	}
-	t := &typed[In, Out]{spec: spec, resolved: resolved, run: run}
+	t := &typed[In, Out]{spec: spec, resolved: resolved, run: run, params: slices.Collect(maps.Keys(in.Properties))}
+	slices.Sort(t.params)
 	t.info = Info{
 		Name: spec.Name, Title: spec.Title, Description: spec.Description,
 		InputSchema: mustJSON(in), OutputSchema: mustJSON(out),
@@ -155,7 +159,7 @@ func (t *typed[In, Out]) Decode(raw json.RawMessage) (any, error) {
 		return nil, Errorf(InvalidInput, "arguments of %s: %v", t.info.Name, err)
 	}
 	if err := t.resolved.Validate(generic); err != nil {
-		return nil, Errorf(InvalidInput, "arguments of %s do not match its schema: %s", t.info.Name, schemaMessage(err))
+		return nil, Errorf(InvalidInput, "invalid arguments for %s: %s", t.info.Name, schemaMessage(err, t.params))
 	}
 	withDefaults, err := json.Marshal(generic)
 	if err != nil {
@@ -168,15 +172,53 @@ func (t *typed[In, Out]) Decode(raw json.RawMessage) (any, error) {
 	return in, nil
 }
 
-// schemaMessage shortens the validator's message to what a model can act on.
-func schemaMessage(err error) string {
+// schemaMessage turns the validator's message into one a model can act on:
+// the parameter by name, what was wrong, and for unknown parameters the
+// known ones.
+func schemaMessage(err error, params []string) string {
 	msg := err.Error()
-	if i := strings.LastIndex(msg, ": "); i >= 0 && strings.HasPrefix(msg, "validating") {
-		// The validator prefixes the schema location; keep the last reason
-		// but also the property path when present.
-		return msg[strings.Index(msg, ": ")+2:]
+	where := ""
+	for {
+		rest, ok := strings.CutPrefix(msg, "validating ")
+		if !ok {
+			break
+		}
+		ptr, tail, ok := strings.Cut(rest, ": ")
+		if !ok {
+			break
+		}
+		if ptr != "root" {
+			where = ptr
+		}
+		msg = tail
+	}
+	param := strings.NewReplacer("/properties/", ".", "/items", "[]").Replace(where)
+	param = strings.TrimPrefix(param, ".")
+	switch {
+	case strings.HasPrefix(msg, "required: missing properties: "):
+		return "missing required parameter " + unquoteList(strings.TrimPrefix(msg, "required: missing properties: ")) + inParam(param)
+	case strings.HasPrefix(msg, "unexpected additional properties "):
+		return "unknown parameter " + unquoteList(strings.TrimPrefix(msg, "unexpected additional properties ")) + inParam(param) +
+			"; the parameters are " + strings.Join(params, ", ")
+	case strings.HasPrefix(msg, "type: "):
+		msg = strings.ReplaceAll(strings.TrimPrefix(msg, "type: "), `"`, "")
+		return "parameter " + param + ": " + msg
+	}
+	if param != "" {
+		return "parameter " + param + ": " + msg
 	}
 	return msg
+}
+
+func inParam(p string) string {
+	if p == "" {
+		return ""
+	}
+	return " in " + p
+}
+
+func unquoteList(s string) string {
+	return strings.NewReplacer("[", "", "]", "", `"`, "").Replace(s)
 }
 
 func jsonKind(v any) string {

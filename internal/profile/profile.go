@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -152,9 +153,9 @@ func (r *renamed) Decode(raw json.RawMessage) (any, error) {
 // renameErr speaks of parameters by their exposed names.
 func (r *renamed) renameErr(err error) error {
 	te := tool.AsError(err)
-	msg := strings.ReplaceAll(te.Message, r.core.Info().Name, r.info.Name)
+	msg := strings.Replace(te.Message, "for "+r.core.Info().Name+":", "for "+r.info.Name+":", 1)
 	for x, c := range r.in {
-		msg = strings.ReplaceAll(msg, `"`+c+`"`, `"`+x+`"`)
+		msg = regexp.MustCompile(`\b`+regexp.QuoteMeta(c)+`\b`).ReplaceAllString(msg, x)
 	}
 	return &tool.Error{Code: te.Code, Message: msg, Details: te.Details, Err: te.Err}
 }
