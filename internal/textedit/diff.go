@@ -10,7 +10,7 @@ import (
 )
 
 // Diff returns a unified diff from a to b, with `--- a/path` and
-// `+++ b/path` headers, @@ hunks and context lines of context around each
+// `+++ b/path` headers (an absolute path gives `a/abs/path`, not `a//abs`), @@ hunks and context lines of context around each
 // change (hunks closer than 2×context lines are merged). A last line without
 // a newline is marked with `\ No newline at end of file`. Diff returns "" when
 // a == b.
@@ -46,7 +46,10 @@ func Diff(path string, a, b string, context int) string {
 	first := strings.Count(a[:ctxStart], "\n")
 
 	var sb strings.Builder
-	sb.WriteString("--- a/" + path + "\n+++ b/" + path + "\n")
+	if !strings.HasPrefix(path, "/") {
+		path = "/" + path
+	}
+	sb.WriteString("--- a" + path + "\n+++ b" + path + "\n")
 	for _, h := range hunks(lineOps(al, bl), context) {
 		fmt.Fprintf(&sb, "@@ -%s +%s @@\n", hunkRange(first+h.a0, h.a1-h.a0), hunkRange(first+h.b0, h.b1-h.b0))
 		for _, o := range h.ops {

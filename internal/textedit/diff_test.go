@@ -74,6 +74,9 @@ func TestDiffGolden(t *testing.T) {
 			}
 		})
 	}
+	if d := Diff("/abs/f", "a\n", "b\n", 0); !strings.HasPrefix(d, "--- a/abs/f\n+++ b/abs/f\n") {
+		t.Errorf("absolute path headers: %q", d)
+	}
 	if d := Diff("f", "same\n", "same\n", 3); d != "" {
 		t.Errorf("Diff of equal texts = %q, want empty", d)
 	}

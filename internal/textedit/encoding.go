@@ -148,23 +148,24 @@ const sniffLen = 64 << 10
 // ending. The returned Encoding records the line endings (see Encoding.CRLF
 // and Encoding.Mixed).
 func Decode(b []byte) (text string, enc Encoding, err error) {
-	text, enc, ok := decodeChars(b)
-	if !ok || binaryText(text) {
+	chars, enc, ok := decodeChars(b)
+	if !ok || binaryText(chars) {
 		return "", Encoding{}, ErrBinary
 	}
-	text, enc = decodeLineEndings(text, enc)
+	text, enc = decodeLineEndings(chars, enc)
 	return text, enc, nil
 }
 
-// decodeChars turns b into UTF-8 without touching line endings. It reports
-// false for data that cannot be text.
-func decodeChars(b []byte) (string, Encoding, bool) {
+// decodeChars turns b into UTF-8 without touching line endings; UTF-8 input
+// is returned as a slice of b, not copied. It reports false for data that
+// cannot be text.
+func decodeChars(b []byte) ([]byte, Encoding, bool) {
 	switch {
 	case bytes.HasPrefix(b, bomUTF8) && utf8.Valid(b[len(bomUTF8):]):
 		if bytes.IndexByte(b, 0) >= 0 {
-			return "", Encoding{}, false
+			return nil, Encoding{}, false
 		}
-		return string(b[len(bomUTF8):]), Encoding{Kind: UTF8, BOM: true}, true
+		return b[len(bomUTF8):], Encoding{Kind: UTF8, BOM: true}, true
 	case bytes.HasPrefix(b, bomUTF16LE):
 		if s, ok := decodeUTF16(b[2:], false); ok {
 			return s, Encoding{Kind: UTF16LE, BOM: true}, true
@@ -175,19 +176,19 @@ func decodeChars(b []byte) (string, Encoding, bool) {
 		}
 	}
 	if bytes.IndexByte(b, 0) >= 0 {
-		return "", Encoding{}, false
+		return nil, Encoding{}, false
 	}
 	if utf8.Valid(b) {
-		return string(b), Encoding{Kind: UTF8}, true
+		return b, Encoding{Kind: UTF8}, true
 	}
 	return decodeLatin1(b), Encoding{Kind: Latin1}, true
 }
 
 // decodeUTF16 decodes b as UTF-16. It reports false for an odd length, an
 // unpaired surrogate or a NUL character.
-func decodeUTF16(b []byte, bigEndian bool) (string, bool) {
+func decodeUTF16(b []byte, bigEndian bool) ([]byte, bool) {
 	if len(b)%2 != 0 {
-		return "", false
+		return nil, false
 	}
 	unit := func(i int) uint16 {
 		if bigEndian {
@@ -195,40 +196,41 @@ func decodeUTF16(b []byte, bigEndian bool) (string, bool) {
 		}
 		return uint16(b[i]) | uint16(b[i+1])<<8
 	}
-	var sb strings.Builder
-	sb.Grow(len(b) / 2)
+	out := make([]byte, 0, len(b)/2)
 	for i := 0; i < len(b); i += 2 {
 		u := unit(i)
 		r := rune(u)
 		switch {
 		case u == 0:
-			return "", false
+			return nil, false
 		case utf16.IsSurrogate(r):
 			if u >= 0xDC00 || i+3 >= len(b) {
-				return "", false
+				return nil, false
 			}
 			r = utf16.DecodeRune(r, rune(unit(i+2)))
 			if r == utf8.RuneError {
-				return "", false
+				return nil, false
 			}
 			i += 2
 		}
-		sb.WriteRune(r)
+		out = utf8.AppendRune(out, r)
 	}
-	return sb.String(), true
+	return out, true
 }
 
-// binaryText reports whether the start of s has too many control characters
+// binaryText reports whether the start of b has too many control characters
 // to be text.
-func binaryText(s string) bool {
-	if len(s) > sniffLen {
-		s = s[:sniffLen]
-		for i := 0; i < utf8.UTFMax && !utf8.ValidString(s); i++ {
-			s = s[:len(s)-1] // do not count a character cut in half
-		}
+func binaryText(b []byte) bool {
+	if len(b) > sniffLen {
+		b = b[:sniffLen]
 	}
 	n, controls := 0, 0
-	for _, r := range s {
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		b = b[size:]
+		if r == utf8.RuneError && size == 1 && len(b) < utf8.UTFMax {
+			break // a character cut in half by the sample
+		}
 		n++
 		switch {
 		case r == '\t', r == '\n', r == '\v', r == '\f', r == '\r', r == '\b', r == 0x1b:
@@ -239,27 +241,43 @@ func binaryText(s string) bool {
 	return controls*10 > n
 }
 
-// decodeLineEndings turns CR LF into LF and records the endings in enc.
-func decodeLineEndings(s string, enc Encoding) (string, Encoding) {
-	crlf := strings.Count(s, "\r\n")
+// decodeLineEndings turns CR LF into LF and records the endings in enc. It
+// copies b once.
+func decodeLineEndings(b []byte, enc Encoding) (string, Encoding) {
+	crlf := bytes.Count(b, []byte("\r\n"))
 	if crlf == 0 {
-		return s, enc
+		return string(b), enc
 	}
-	lf := strings.Count(s, "\n") - crlf
-	first := strings.IndexByte(s, '\n')
-	enc.CRLF = crlf > lf || crlf == lf && first > 0 && s[first-1] == '\r'
-	text := strings.ReplaceAll(s, "\r\n", "\n")
+	lf := bytes.Count(b, []byte("\n")) - crlf
+	first := bytes.IndexByte(b, '\n')
+	enc.CRLF = crlf > lf || crlf == lf && first > 0 && b[first-1] == '\r'
+	var sb strings.Builder
+	sb.Grow(len(b) - crlf)
+	var ends []bool
+	if lf > 0 {
+		ends = make([]bool, 0, crlf+lf)
+	}
+	for rest := b; ; {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			sb.Write(rest)
+			break
+		}
+		cr := i > 0 && rest[i-1] == '\r'
+		if cr {
+			sb.Write(rest[:i-1])
+		} else {
+			sb.Write(rest[:i])
+		}
+		sb.WriteByte('\n')
+		if lf > 0 {
+			ends = append(ends, cr)
+		}
+		rest = rest[i+1:]
+	}
+	text := sb.String()
 	if lf > 0 {
 		enc.Mixed = true
-		ends := make([]bool, 0, crlf+lf)
-		for i := 0; ; {
-			j := strings.IndexByte(s[i:], '\n')
-			if j < 0 {
-				break
-			}
-			ends = append(ends, i+j > 0 && s[i+j-1] == '\r')
-			i += j + 1
-		}
 		enc.mixed = &lineEndings{text: text, crlf: ends}
 	}
 	return text, enc
@@ -448,20 +466,19 @@ var win1252 = [32]rune{
 	0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
 }
 
-func decodeLatin1(b []byte) string {
-	var sb strings.Builder
-	sb.Grow(len(b) + len(b)/8)
+func decodeLatin1(b []byte) []byte {
+	out := make([]byte, 0, len(b)+len(b)/8)
 	for _, c := range b {
 		switch {
 		case c < 0x80:
-			sb.WriteByte(c)
+			out = append(out, c)
 		case c < 0xA0:
-			sb.WriteRune(win1252[c-0x80])
+			out = utf8.AppendRune(out, win1252[c-0x80])
 		default:
-			sb.WriteRune(rune(c))
+			out = utf8.AppendRune(out, rune(c))
 		}
 	}
-	return sb.String()
+	return out
 }
 
 // latin1Byte returns the Windows-1252 byte for r.

@@ -105,11 +105,17 @@ func FuzzEditRoundTrip(f *testing.F) {
 		if err != nil {
 			return // an edit may make a text look binary (a NUL, many controls)
 		}
+		if enc2.Kind != enc.Kind || enc2.BOM != enc.BOM {
+			// Latin-1 text can turn into valid UTF-8 or start with "þÿ",
+			// a UTF-16 byte order mark; text can start with U+FEFF. The
+			// bytes are right, but they read back as another encoding.
+			if enc.Kind == Latin1 || strings.HasPrefix(res.Text, "\uFEFF") {
+				return
+			}
+			t.Fatalf("encoding changed from %v to %v", enc, enc2)
+		}
 		if back != res.Text {
 			t.Fatalf("read back %q, want %q", back, res.Text)
-		}
-		if enc2.Kind != enc.Kind && enc.Kind != Latin1 || enc2.BOM != enc.BOM && enc.Kind != Latin1 {
-			t.Fatalf("encoding changed from %v to %v", enc, enc2)
 		}
 	})
 }

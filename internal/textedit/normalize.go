@@ -232,7 +232,8 @@ func stripLineNumbers(s, sep string, strict bool) (string, string, bool) {
 		if i >= 0 {
 			line = s[:i]
 		}
-		if !(i < 0 && line == "" && !first) && !(!strict && line == "") {
+		finalEmpty := i < 0 && line == "" && !first // after a last LF
+		if !finalEmpty && (strict || line != "") {
 			n, rest, lsep, ok := cutLineNumber(line)
 			switch {
 			case !ok, sep != "" && lsep != sep:
@@ -293,11 +294,18 @@ func straightQuote(r rune) (byte, bool) {
 func prepareQuotes(text string, e Edit) (candidate, bool) {
 	old := straighten(e.Old)
 	b := viewBuilder{src: text}
-	if strings.ContainsAny(text, "‘’“”") {
-		for i, r := range text {
-			if c, ok := straightQuote(r); ok {
-				b.subst(i, utf8.RuneLen(r), c)
-			}
+	// ‘ ’ “ ” are E2 80 98, 99, 9C, 9D in UTF-8.
+	for i := 0; ; {
+		j := strings.Index(text[i:], "\xe2\x80")
+		if j < 0 || i+j+2 >= len(text) {
+			break
+		}
+		i += j
+		if c, ok := straightQuote(rune(0x2000 | int(text[i+2]&0x3f))); ok {
+			b.subst(i, 3, c)
+			i += 3
+		} else {
+			i += 2
 		}
 	}
 	v := b.view()
