@@ -1,0 +1,52 @@
+// Package jobs runs shell commands for a session: in the foreground with a
+// timeout, or in the background as jobs, each in a process group of its
+// own, with its output kept in order and within bounds. It knows nothing
+// of tools: the bash, task_output and task_kill tools are glue over a
+// Manager.
+//
+// What it promises, on Linux:
+//
+//   - Each command runs as `bash -c WRAPPER bash COMMAND CWDFILE` from the
+//     session's working directory, with stdin from /dev/null, in a new
+//     session and process group (so it has no controlling terminal to
+//     prompt on), with the environment of Config.Env (see BuildEnv: an
+//     allow list, so the server's secrets never reach commands).
+//   - The wrapper evals the command and writes the shell's final `pwd -P`
+//     to a file from an EXIT trap, so a `cd` carries to the next call
+//     whatever the command's text (heredocs, trailing comments, `exit N`,
+//     failures); the output is never parsed for it. A command that ends in
+//     `exec` or clears the trap and exits keeps the old directory. When
+//     the directory vanishes, the next call starts in the fallback
+//     directory and says so.
+//   - On timeout, cancellation, Kill or Close the whole group gets SIGTERM,
+//     then SIGKILL after Config.Grace. When the shell exits, whatever it
+//     left in its group (`sleep 1000 &`) is killed too, so no process
+//     outlives its call unless it was started with Start. The output pipes
+//     are read until everyone holding them is gone; if a process that left
+//     the group (setsid) holds them, the call gives up reading after
+//     Config.Grace and a quarter of a second, and that process lives on.
+//   - If the server dies, however (SIGKILL included), its commands die:
+//     the shell has a parent-death signal tied to the locked OS thread that
+//     started it and waits for it, and each Manager keeps one watchdog
+//     shell, in a session of its own, that knows the live process groups
+//     and kills them all when its stdin, a pipe from the server, reaches
+//     end of file. A process that left the group (setsid) escapes both;
+//     nothing short of cgroups would catch it.
+//   - Output of any size, line length and bytes: each stream keeps its
+//     first and last few hundred kilobytes in memory and, past that, goes
+//     to a spill file in the session's temporary directory (at most
+//     Config.FileLimit bytes). Results are Text: safe UTF-8 (invalid bytes
+//     as \xNN), cut to Config.OutputLimit characters as head and tail, with
+//     the file that holds the whole.
+//   - stdout and stderr: with Config.MergeStreams they share one pipe and
+//     Merged is in exact write order; otherwise each has its own pipe, each
+//     is kept apart, and Merged is in the order the server read them. Two
+//     pipes cannot order writes to the two streams made close together
+//     (while the reader is behind, by up to a pipe's 64 KiB): those come
+//     out grouped by stream. One pipe cannot tell the streams apart. So a
+//     profile that shows merged output should set MergeStreams, one that
+//     shows stdout and stderr apart should not.
+//
+// Elsewhere than Linux, commands run without the parent-death signal or
+// the watchdog, and signals reach the shell only, not its group.
+package jobs

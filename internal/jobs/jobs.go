@@ -1,0 +1,251 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// Status is where a background job stands.
+type Status string
+
+// The statuses of a job.
+const (
+	Running  Status = "running"
+	Exited   Status = "exited"    // the shell exited by itself, with ExitCode
+	Killed   Status = "killed"    // by Kill, by Close, or by a signal from elsewhere
+	TimedOut Status = "timed out" // its timeout passed and it was killed
+)
+
+// job is one background command.
+type job struct {
+	id, command string
+	p           *proc
+	sink        *sink
+	start       time.Time
+	done        chan struct{} // closed when the job has finished and its status is set
+
+	mu       sync.Mutex
+	status   Status
+	exitCode int
+	signal   string
+	end      time.Time
+	readPos  int64  // merged output before this has been returned
+	cwdReset string // said once, with the first read
+}
+
+// JobOutput is what Output returns about a background job.
+type JobOutput struct {
+	// ID and Command are the job's id and its command.
+	ID, Command string
+	// Status is the job's status at the time of the read.
+	Status Status
+	// ExitCode is the shell's exit status once the job has finished (128
+	// plus the signal's number if a signal ended it); -1 while it runs.
+	ExitCode int
+	// Signal names the signal that ended the shell, if one did.
+	Signal string
+	// Output is the merged output written since the previous Output call
+	// (or the start); Output.Path holds all the job's output when this
+	// read had to be cut.
+	Output Text
+	// CwdReset is the note, given once, that the job started in the
+	// fallback directory because the working directory had vanished.
+	CwdReset string
+	// Duration is how long the job has run, or ran.
+	Duration time.Duration
+}
+
+// Start runs command in the background from the working directory and
+// returns its id at once; the job's `cd` does not move the session. A
+// timeout of zero or less means none. At most Config.MaxRunning jobs run at
+// once (finished ones do not count): past that Start fails with ErrLimit.
+// The job's process group is killed by Kill, by its timeout, by Close, and
+// by the kernel if the server dies.
+func (m *Manager) Start(command string, timeout time.Duration) (string, error) {
+	return m.StartWith(command, timeout, Options{})
+}
+
+// StartWith is Start with per-command options.
+func (m *Manager) StartWith(command string, timeout time.Duration, o Options) (string, error) {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return "", ErrClosed
+	}
+	running := m.starting
+	for _, j := range m.jobs {
+		if !j.finished() {
+			running++
+		}
+	}
+	if running >= m.cfg.MaxRunning {
+		m.mu.Unlock()
+		return "", fmt.Errorf("%w: %d of %d", ErrLimit, running, m.cfg.MaxRunning)
+	}
+	m.starting++
+	m.mu.Unlock()
+	started := false
+	defer func() {
+		if !started {
+			m.mu.Lock()
+			m.starting--
+			m.mu.Unlock()
+		}
+	}()
+
+	dir, note, err := m.startDir(o)
+	if err != nil {
+		return "", err
+	}
+	n := m.seq.Add(1)
+	s, _ := m.prepare("job", n)
+	// A job's final directory is of no use: the wrapper writes it to /dev/null.
+	p, err := m.spawn(command, dir, "/dev/null", s, m.confine(o))
+	if err != nil {
+		s.close()
+		return "", err
+	}
+	j := &job{
+		id: fmt.Sprintf("job-%d", n), command: command, p: p, sink: s,
+		start: time.Now(), done: make(chan struct{}),
+		status: Running, exitCode: -1, cwdReset: note,
+	}
+
+	m.mu.Lock()
+	m.starting--
+	started = true
+	if m.closed {
+		m.mu.Unlock()
+		p.terminate(m.cfg.Grace)
+		p.finish(m.cfg.Grace, false)
+		s.close()
+		return "", ErrClosed
+	}
+	m.jobs[j.id] = j
+	m.procs[p] = struct{}{}
+	m.mu.Unlock()
+	go m.supervise(j, timeout)
+	return j.id, nil
+}
+
+func (j *job) finished() bool {
+	select {
+	case <-j.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// supervise waits for the job to end, by itself, by its timeout or by a
+// kill, and records how it ended.
+func (m *Manager) supervise(j *job, timeout time.Duration) {
+	p := j.p
+	var expired <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		expired = t.C
+	}
+	status := Exited
+	select {
+	case <-p.exited:
+	case <-expired:
+		status = TimedOut
+	case <-p.killReq:
+		status = Killed
+	}
+	gentle := true
+	select {
+	case <-p.exited:
+		status = Exited // it ended by itself: nothing has been sent yet
+	default:
+		p.terminate(m.cfg.Grace)
+		gentle = false
+	}
+	p.finish(m.cfg.Grace, gentle)
+	code, sig := p.exitStatus()
+	if status == Exited && sig != "" {
+		status = Killed
+	}
+	j.mu.Lock()
+	j.status, j.exitCode, j.signal, j.end = status, code, sig, time.Now()
+	j.mu.Unlock()
+	m.untrack(p)
+	close(j.done)
+}
+
+func (m *Manager) job(id string) (*job, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, ErrClosed
+	}
+	j, ok := m.jobs[id]
+	if !ok {
+		return nil, fmt.Errorf("%w: %q", ErrNotFound, id)
+	}
+	return j, nil
+}
+
+// Output returns the job's status and the output it wrote since the
+// previous call. With block, it first waits for the job to finish, for
+// timeout (zero or less: no limit) or for ctx to end, whichever comes
+// first; a job still running then is no error, its status says so. An
+// unknown id is ErrNotFound.
+func (m *Manager) Output(ctx context.Context, id string, block bool, timeout time.Duration) (*JobOutput, error) {
+	j, err := m.job(id)
+	if err != nil {
+		return nil, err
+	}
+	if block {
+		var expired <-chan time.Time
+		if timeout > 0 {
+			t := time.NewTimer(timeout)
+			defer t.Stop()
+			expired = t.C
+		}
+		select {
+		case <-j.done:
+		case <-expired:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	// The status first: if the job had finished, all its output is in.
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	out := &JobOutput{ID: j.id, Command: j.command, Status: j.status, ExitCode: j.exitCode, Signal: j.signal, CwdReset: j.cwdReset}
+	j.cwdReset = ""
+	if j.end.IsZero() {
+		out.Duration = time.Since(j.start)
+	} else {
+		out.Duration = j.end.Sub(j.start)
+	}
+	out.Output, j.readPos = j.sink.since(j.readPos, m.cfg.OutputLimit)
+	return out, nil
+}
+
+// Kill kills the job's whole process group (SIGTERM, then SIGKILL after
+// Config.Grace) and returns once it is gone. An unknown id is ErrNotFound;
+// a job that has already finished is ErrNotRunning.
+func (m *Manager) Kill(id string) error {
+	j, err := m.job(id)
+	if err != nil {
+		return err
+	}
+	if j.finished() {
+		return fmt.Errorf("%w: %s %s", ErrNotRunning, j.id, j.statusNow())
+	}
+	j.p.requestKill()
+	<-j.done
+	return nil
+}
+
+func (j *job) statusNow() Status {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.status
+}

@@ -1,0 +1,512 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Errors a Manager returns; the tool layer maps them to codes.
+var (
+	// ErrNotFound means no job has the id.
+	ErrNotFound = errors.New("no such job")
+	// ErrLimit means Config.MaxRunning jobs are already running.
+	ErrLimit = errors.New("too many running jobs")
+	// ErrNotRunning means the job has already finished.
+	ErrNotRunning = errors.New("job is not running")
+	// ErrClosed means the Manager has been closed.
+	ErrClosed = errors.New("job manager closed")
+)
+
+// Defaults of Config.
+const (
+	DefaultTimeout     = 2 * time.Minute
+	DefaultMaxTimeout  = 10 * time.Minute
+	DefaultGrace       = 2 * time.Second
+	DefaultMaxRunning  = 10
+	DefaultOutputLimit = 30000
+	DefaultFileLimit   = 256 << 20
+)
+
+// Config configures a Manager. The zero value means the defaults.
+type Config struct {
+	// Shell runs the commands: a path or a name looked up on PATH. Empty
+	// means bash, or /bin/sh where there is no bash.
+	Shell string
+	// Env is the commands' environment, already built (see BuildEnv); nil
+	// means BuildEnv(os.Environ()). TMPDIR is always set to TempDir.
+	Env []string
+	// TempDir is the session's temporary directory, for spill files and
+	// the commands' TMPDIR. Empty means a new directory that Close removes;
+	// a given one is kept, only the Manager's own files in it are removed.
+	TempDir string
+	// Confine, if set, is called on a locked OS thread just before a
+	// command is started from it, to restrict the thread so the command
+	// inherits the restriction (confine.Confiner.RestrictThread). That
+	// thread is then never unlocked, so it ends with the command. An error
+	// stops the command from starting. A confinement policy must let
+	// commands write TempDir (the wrapper writes the final directory
+	// there), so make the directory first and give it to both.
+	Confine func() error
+	// MergeStreams sends stdout and stderr down one pipe: Merged is then
+	// in the exact order of the writes, and Stdout and Stderr stay empty.
+	// Otherwise each has its own pipe and Merged is in the order the
+	// server read them (see Output).
+	MergeStreams bool
+	// Grace is how long a process group has between SIGTERM and SIGKILL.
+	Grace time.Duration
+	// DefaultTimeout applies to Run when it is given none; MaxTimeout
+	// caps every timeout.
+	DefaultTimeout, MaxTimeout time.Duration
+	// MaxRunning is how many background jobs may run at once.
+	MaxRunning int
+	// OutputLimit is how many characters of each output a Text holds.
+	OutputLimit int
+	// FileLimit is how many bytes of one stream a spill file keeps.
+	FileLimit int64
+}
+
+// A Manager runs one session's commands: it owns the working directory
+// that `cd` moves and the background jobs. Its methods are safe for
+// concurrent use. Close it to kill everything it started.
+type Manager struct {
+	cfg      Config
+	shell    string
+	wrapper  string
+	env      []string
+	tmp      string
+	ownTmp   bool
+	fallback string
+	seq      atomic.Int64
+	watch    watchdog
+
+	mu       sync.Mutex
+	cwd      string
+	closed   bool
+	procs    map[*proc]struct{}
+	jobs     map[string]*job
+	starting int // jobs being started, counted against MaxRunning
+	files    []string
+}
+
+// NewManager returns a Manager whose commands start in dir; when dir
+// disappears they start in fallback (the session's first root) instead.
+// An empty fallback means dir.
+func NewManager(cfg Config, dir, fallback string) (*Manager, error) {
+	if cfg.Grace <= 0 {
+		cfg.Grace = DefaultGrace
+	}
+	if cfg.MaxTimeout <= 0 {
+		cfg.MaxTimeout = DefaultMaxTimeout
+	}
+	if cfg.DefaultTimeout <= 0 {
+		cfg.DefaultTimeout = min(DefaultTimeout, cfg.MaxTimeout)
+	}
+	if cfg.MaxRunning <= 0 {
+		cfg.MaxRunning = DefaultMaxRunning
+	}
+	if cfg.OutputLimit <= 0 {
+		cfg.OutputLimit = DefaultOutputLimit
+	}
+	if cfg.FileLimit <= 0 {
+		cfg.FileLimit = DefaultFileLimit
+	}
+	m := &Manager{cfg: cfg, procs: map[*proc]struct{}{}, jobs: map[string]*job{}}
+
+	shell := cfg.Shell
+	if shell == "" {
+		shell = "bash"
+		if _, err := exec.LookPath(shell); err != nil {
+			shell = "/bin/sh"
+		}
+	}
+	path, err := exec.LookPath(shell)
+	if err == nil {
+		path, err = filepath.Abs(path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("finding the shell %q: %w", shell, err)
+	}
+	m.shell = path
+	m.wrapper = wrapperScript(m.shellName())
+
+	if cfg.TempDir == "" {
+		if m.tmp, err = os.MkdirTemp("", "hands-"); err != nil {
+			return nil, fmt.Errorf("making the session's temporary directory: %w", err)
+		}
+		m.ownTmp = true
+	} else {
+		if m.tmp, err = filepath.Abs(cfg.TempDir); err == nil {
+			err = os.MkdirAll(m.tmp, 0o700)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("making the session's temporary directory: %w", err)
+		}
+	}
+
+	if m.cwd, err = filepath.Abs(dir); err != nil {
+		return nil, err
+	}
+	m.fallback = m.cwd
+	if fallback != "" {
+		if m.fallback, err = filepath.Abs(fallback); err != nil {
+			return nil, err
+		}
+	}
+
+	env := cfg.Env
+	if env == nil {
+		env = BuildEnv(os.Environ())
+	}
+	m.env = setEnv(append([]string(nil), env...), "TMPDIR="+m.tmp)
+	m.watch.start(m.shell)
+	return m, nil
+}
+
+func (m *Manager) shellName() string { return filepath.Base(m.shell) }
+
+// wrapperScript returns the script `sh -c` runs. The command comes in as
+// $1 and is run by eval, never pasted into the script, so heredocs,
+// trailing comments and quotes mean what they mean at a prompt; on one
+// line, so the shell's messages give the command's own line numbers. $2
+// names the file the shell writes its final directory to, from an EXIT
+// trap (which runs on `exit`, on `set -e` failures and at the end) and
+// again after eval returns (in case the command replaced the trap); a
+// file rather than a pipe, so nothing the command leaves behind can hold
+// it open.
+func wrapperScript(shell string) string {
+	builtin := "command"
+	if shell == "bash" || shell == "zsh" {
+		builtin = "builtin"
+	}
+	return strings.Join([]string{
+		`__hands_cmd=$1 __hands_cwd=$2`,
+		`set --`,
+		`trap '` + builtin + ` pwd -P >| "$__hands_cwd" 2>/dev/null' EXIT`,
+		`eval "$__hands_cmd"`,
+		`__hands_st=$?`,
+		builtin + ` pwd -P >| "$__hands_cwd" 2>/dev/null`,
+		`exit $__hands_st`,
+	}, "; ")
+}
+
+// TempDir returns the session's temporary directory.
+func (m *Manager) TempDir() string { return m.tmp }
+
+// Cwd returns the directory the next command starts in.
+func (m *Manager) Cwd() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.cwd
+}
+
+// SetCwd makes dir, which must be an existing directory, the directory the
+// next command starts in. Whether dir is inside the roots is the caller's
+// business.
+func (m *Manager) SetCwd(dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	if fi, err := os.Stat(abs); err != nil {
+		return err
+	} else if !fi.IsDir() {
+		return fmt.Errorf("%s is not a directory", abs)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.cwd = abs
+	return nil
+}
+
+// dirForCall returns the directory a command starts in and, when the
+// working directory has vanished, a note saying it fell back.
+func (m *Manager) dirForCall() (dir, note string, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return "", "", ErrClosed
+	}
+	note = m.checkCwdLocked()
+	if !isDir(m.cwd) {
+		return "", "", fmt.Errorf("the working directory %s and the fallback %s do not exist", m.cwd, m.fallback)
+	}
+	return m.cwd, note, nil
+}
+
+// checkCwdLocked falls back when the working directory no longer exists,
+// and returns a note saying so.
+func (m *Manager) checkCwdLocked() string {
+	if isDir(m.cwd) || m.cwd == m.fallback {
+		return ""
+	}
+	old := m.cwd
+	m.cwd = m.fallback
+	return fmt.Sprintf("the working directory %s no longer exists; now in %s", old, m.fallback)
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+// endCwd takes the directory the shell ended in from cwdFile. A command
+// that ended where it started leaves the working directory alone, so a
+// concurrent command's `cd` is not undone.
+func (m *Manager) endCwd(start, cwdFile string) (cwd, note string) {
+	b, _ := os.ReadFile(cwdFile)
+	os.Remove(cwdFile)
+	end := strings.TrimSuffix(string(b), "\n")
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if end != "" && end != start && filepath.IsAbs(end) && isDir(end) {
+		m.cwd = end
+	}
+	return m.cwd, m.checkCwdLocked()
+}
+
+// newFile creates a file of the Manager's in its temporary directory.
+// After Close it fails: Close has already removed the Manager's files.
+func (m *Manager) newFile(name string) (*os.File, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, ErrClosed
+	}
+	f, err := os.OpenFile(filepath.Join(m.tmp, name), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	m.files = append(m.files, f.Name())
+	return f, nil
+}
+
+// prepare makes the sink and names the directory file of command number n.
+func (m *Manager) prepare(prefix string, n int64) (*sink, string) {
+	s := newSink(m.cfg.OutputLimit, m.cfg.FileLimit, m.cfg.MergeStreams, func(stream string) (*os.File, error) {
+		return m.newFile(fmt.Sprintf("%s-%d.%s", prefix, n, stream))
+	})
+	cwdFile := filepath.Join(m.tmp, fmt.Sprintf(".%s-%d.cwd", prefix, n))
+	m.mu.Lock()
+	m.files = append(m.files, cwdFile) // if Close comes first, it removes the file
+	m.mu.Unlock()
+	return s, cwdFile
+}
+
+// track records a running process so Close can kill it; it fails once the
+// Manager is closed, and then kills the process itself.
+func (m *Manager) track(p *proc) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		p.requestKill()
+		return ErrClosed
+	}
+	m.procs[p] = struct{}{}
+	return nil
+}
+
+func (m *Manager) untrack(p *proc) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.procs, p)
+}
+
+// Output is the result of a command run in the foreground.
+type Output struct {
+	// Merged is stdout and stderr together. With Config.MergeStreams they
+	// shared one pipe and this is the exact order of the writes; otherwise
+	// it is the order in which the server read the two pipes, which groups
+	// by stream writes made close together (see the package doc).
+	Merged Text
+	// Stdout and Stderr are each stream alone (empty with MergeStreams).
+	Stdout, Stderr Text
+	// ExitCode is the shell's exit status; when a signal ended the shell
+	// it is 128 plus the signal's number, as a shell reports it.
+	ExitCode int
+	// Signal names the signal that ended the shell ("SIGKILL"), if one did.
+	Signal string
+	// TimedOut and Canceled say the command was killed for running out of
+	// time or because its context ended.
+	TimedOut, Canceled bool
+	// Cwd is the working directory after the command.
+	Cwd string
+	// CwdReset is a note for the model when the working directory
+	// vanished and commands now start in the fallback directory.
+	CwdReset string
+	// PGID is the process group the command ran in.
+	PGID int
+	// Duration is how long the command ran.
+	Duration time.Duration
+}
+
+// Run runs command in the foreground from the working directory, with
+// stdin from /dev/null, in a process group of its own, and returns its
+// output and exit status; a non-zero exit is not an error. A timeout of
+// zero or less means Config.DefaultTimeout, and none may exceed
+// Config.MaxTimeout. When the timeout passes or ctx ends, the group gets
+// SIGTERM, then SIGKILL after Config.Grace, and Run returns the output so
+// far with TimedOut or Canceled set; on cancellation the error is ctx's
+// error, next to that output. When the shell exits, whatever it left
+// running in its group is killed too: only Start runs something that
+// outlives its call. A `cd` carries over to the next call.
+//
+// An error with a nil Output means the command could not be started.
+func (m *Manager) Run(ctx context.Context, command string, timeout time.Duration) (*Output, error) {
+	return m.RunWith(ctx, command, timeout, Options{})
+}
+
+// Options adjust one command.
+type Options struct {
+	// Dir, when set, is the directory the command starts in instead of the
+	// working directory; the directory it ends in is not carried over.
+	Dir string
+	// Unconfined starts the command without Config.Confine.
+	Unconfined bool
+}
+
+func (m *Manager) confine(o Options) func() error {
+	if o.Unconfined {
+		return nil
+	}
+	return m.cfg.Confine
+}
+
+// startDir is the directory a command of o starts in.
+func (m *Manager) startDir(o Options) (dir, note string, err error) {
+	if o.Dir == "" {
+		return m.dirForCall()
+	}
+	if !isDir(o.Dir) {
+		return "", "", fmt.Errorf("directory %s does not exist", o.Dir)
+	}
+	return o.Dir, "", nil
+}
+
+// RunWith is Run with per-command options.
+func (m *Manager) RunWith(ctx context.Context, command string, timeout time.Duration, o Options) (*Output, error) {
+	if timeout <= 0 {
+		timeout = m.cfg.DefaultTimeout
+	}
+	timeout = min(timeout, m.cfg.MaxTimeout)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	dir, note, err := m.startDir(o)
+	if err != nil {
+		return nil, err
+	}
+	n := m.seq.Add(1)
+	s, cwdFile := m.prepare("bash", n)
+	start := time.Now()
+	p, err := m.spawn(command, dir, cwdFile, s, m.confine(o))
+	if err != nil {
+		s.close()
+		return nil, err
+	}
+	defer m.untrack(p)
+	if err := m.track(p); err != nil {
+		p.terminate(m.cfg.Grace)
+		p.finish(m.cfg.Grace, false)
+		s.close()
+		os.Remove(cwdFile)
+		return nil, err
+	}
+
+	out := &Output{PGID: p.pgid, CwdReset: note}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	gentle := true
+	select {
+	case <-p.exited:
+	case <-timer.C:
+		out.TimedOut = true
+	case <-ctx.Done():
+		out.Canceled = true
+	case <-p.killReq:
+	}
+	select {
+	case <-p.exited:
+		out.TimedOut, out.Canceled = false, false // it ended by itself: nothing was sent
+	default:
+		p.terminate(m.cfg.Grace)
+		gentle = false
+	}
+	p.finish(m.cfg.Grace, gentle)
+	out.Duration = time.Since(start)
+	out.ExitCode, out.Signal = p.exitStatus()
+	out.Merged, out.Stdout, out.Stderr = s.texts(m.cfg.OutputLimit)
+	s.close()
+	var cwd, endNote string
+	if o.Dir != "" {
+		os.Remove(cwdFile)
+		cwd = m.Cwd()
+	} else {
+		cwd, endNote = m.endCwd(dir, cwdFile)
+	}
+	out.Cwd = cwd
+	if endNote != "" {
+		out.CwdReset = endNote
+	}
+	if out.Canceled {
+		return out, ctx.Err()
+	}
+	return out, nil
+}
+
+// Close kills every process group the Manager started, foreground and
+// background, waits for them, and removes its files. Later calls fail with
+// ErrClosed; Close itself may be called again.
+func (m *Manager) Close() error {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil
+	}
+	m.closed = true
+	procs := make([]*proc, 0, len(m.procs))
+	for p := range m.procs {
+		procs = append(procs, p)
+	}
+	jobs := make([]*job, 0, len(m.jobs))
+	for _, j := range m.jobs {
+		jobs = append(jobs, j)
+	}
+	m.mu.Unlock()
+
+	for _, p := range procs {
+		p.requestKill()
+	}
+	for _, p := range procs {
+		<-p.finished
+	}
+	for _, j := range jobs {
+		<-j.done
+		j.sink.close()
+	}
+
+	m.watch.stop()
+
+	m.mu.Lock()
+	files := m.files
+	m.files = nil
+	m.mu.Unlock()
+	var errs []error
+	if m.ownTmp {
+		errs = append(errs, os.RemoveAll(m.tmp))
+	} else {
+		for _, f := range files {
+			if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}

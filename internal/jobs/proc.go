@@ -1,0 +1,216 @@
+package jobs
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// drainAfterKill is how long the readers get to see the end of the output
+// once the whole group has been killed. Only a process that left the group
+// (setsid) can still hold the pipes then; after this the server stops
+// reading rather than hang on it.
+const drainAfterKill = 250 * time.Millisecond
+
+// proc is one shell and its process group.
+type proc struct {
+	cmd      *exec.Cmd
+	pgid     int
+	pipes    []*os.File // read ends of the output pipes
+	watch    *watchdog
+	exited   chan struct{} // closed when the shell has exited (on Linux, not yet reaped)
+	drained  chan struct{} // closed when the readers have stopped
+	killReq  chan struct{} // closed to ask for the group to be killed
+	killOnce sync.Once
+	finished chan struct{} // closed when the group is gone and the shell reaped
+
+	mu     sync.Mutex
+	reaped bool // after this, the group id may belong to someone else
+}
+
+// requestKill asks whoever waits for p to kill its group.
+func (p *proc) requestKill() { p.killOnce.Do(func() { close(p.killReq) }) }
+
+// signal sends sig to the group, unless the shell has been reaped.
+func (p *proc) signal(sig syscall.Signal) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.reaped {
+		p.kill(sig)
+	}
+}
+
+// spawn starts command under the wrapper in dir, its output going to s.
+func (m *Manager) spawn(command, dir, cwdFile string, s *sink, confine func() error) (*proc, error) {
+	var opened []*os.File
+	closeAll := func() {
+		for _, f := range opened {
+			f.Close()
+		}
+	}
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			opened = append(opened, r, w)
+		}
+		return r, w, err
+	}
+	outR, outW, err := pipe()
+	if err != nil {
+		return nil, err
+	}
+	errR, errW := outR, outW
+	if !m.cfg.MergeStreams {
+		if errR, errW, err = pipe(); err != nil {
+			closeAll()
+			return nil, err
+		}
+	}
+	name := m.shellName()
+	p := &proc{
+		cmd: &exec.Cmd{
+			Path: m.shell,
+			// $0 is the shell's name, so its messages read "bash: ...".
+			Args:        []string{name, "-c", m.wrapper, name, command, cwdFile},
+			Dir:         dir,
+			Env:         m.env,
+			Stdout:      outW,
+			Stderr:      errW,
+			SysProcAttr: sysProcAttr(),
+		},
+		watch:    &m.watch,
+		exited:   make(chan struct{}),
+		drained:  make(chan struct{}),
+		killReq:  make(chan struct{}),
+		finished: make(chan struct{}),
+	}
+	started := make(chan error, 1)
+	go p.run(confine, started)
+	err = <-started
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		closeAll()
+		return nil, fmt.Errorf("starting %s: %w", m.shell, err)
+	}
+
+	p.pipes = []*os.File{outR}
+	var readers sync.WaitGroup
+	if m.cfg.MergeStreams {
+		readers.Go(func() { s.drain(outR, nil) })
+	} else {
+		p.pipes = append(p.pipes, errR)
+		readers.Go(func() { s.drain(outR, s.stdout) })
+		readers.Go(func() { s.drain(errR, s.stderr) })
+	}
+	go func() {
+		readers.Wait()
+		close(p.drained)
+	}()
+	return p, nil
+}
+
+// run starts the shell from a goroutine locked to its OS thread and stays
+// there until the shell exits. The thread matters twice: the parent-death
+// signal is tied to the thread that forked, not to the process, so the
+// thread must outlive the shell; and the confine hook restricts the thread
+// so the shell inherits the restriction, after which the thread must never
+// run anything else: it is not unlocked, so it ends with the goroutine.
+func (p *proc) run(confine func() error, started chan<- error) {
+	runtime.LockOSThread()
+	if confine != nil {
+		if err := confine(); err != nil {
+			started <- fmt.Errorf("confining the command: %w", err)
+			return
+		}
+	}
+	if err := p.cmd.Start(); err != nil {
+		started <- err
+		if confine == nil {
+			runtime.UnlockOSThread()
+		}
+		return
+	}
+	p.pgid = p.cmd.Process.Pid
+	p.watch.send('+', p.pgid)
+	started <- nil
+	p.waitLeader()
+	close(p.exited)
+	if confine == nil {
+		runtime.UnlockOSThread()
+	}
+}
+
+// terminate ends a shell that is still running: SIGTERM to the group, then
+// SIGKILL once grace has passed or the shell has gone.
+func (p *proc) terminate(grace time.Duration) {
+	p.signal(syscall.SIGTERM)
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-p.exited:
+	case <-t.C:
+	}
+	p.signal(syscall.SIGKILL)
+	<-p.exited
+}
+
+// finish clears up after the shell exited: no process outlives its command,
+// so what is left of the group (a `cmd &` the command started, the
+// watcher) gets SIGTERM, grace to finish its output, and SIGKILL; then the
+// readers stop and the shell is reaped. gentle is false when the group has
+// already had its SIGTERM.
+func (p *proc) finish(grace time.Duration, gentle bool) {
+	defer close(p.finished)
+	if gentle {
+		p.signal(syscall.SIGTERM)
+		t := time.NewTimer(grace)
+		select {
+		case <-p.drained:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+	p.signal(syscall.SIGKILL)
+	t := time.NewTimer(drainAfterKill)
+	select {
+	case <-p.drained:
+	case <-t.C:
+		for _, f := range p.pipes {
+			f.SetReadDeadline(time.Now())
+		}
+		<-p.drained
+	}
+	t.Stop()
+	p.watch.send('-', p.pgid)
+	p.mu.Lock()
+	p.reaped = true
+	p.mu.Unlock()
+	p.reap()
+	for _, f := range p.pipes {
+		f.Close()
+	}
+}
+
+// exitStatus returns the shell's exit code and, if a signal ended it, the
+// signal's name; the code is then 128 plus the signal number, as a shell
+// reports it.
+func (p *proc) exitStatus() (code int, signal string) {
+	ps := p.cmd.ProcessState
+	if ps == nil {
+		return -1, ""
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		s := ws.Signal()
+		name := signalNames[s]
+		if name == "" {
+			name = s.String()
+		}
+		return 128 + int(s), name
+	}
+	return ps.ExitCode(), ""
+}
