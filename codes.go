@@ -23,6 +23,7 @@ const (
 	BashStartFailed       = tools.BashStartFailed
 	BashTaskLimit         = tools.BashTaskLimit
 	BashTaskNotFound      = tools.BashTaskNotFound
+	CommandRejected       = tools.CommandRejected
 	StrReplaceNotFound    = tools.StrReplaceNotFound
 	StrReplaceAmbiguous   = tools.StrReplaceAmbiguous
 	GrepInvalidPattern    = tools.GrepInvalidPattern

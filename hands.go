@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"time"
@@ -48,6 +49,9 @@ type Options struct {
 	DisabledTools []string `json:"disabled_tools,omitempty"`
 	// NoSandbox turns off the kernel confinement of shell commands.
 	NoSandbox bool `json:"no_sandbox,omitempty"`
+	// AllowUnsandboxed lets a call ask to run one command unconfined
+	// (dangerously_disable_sandbox); off by default.
+	AllowUnsandboxed bool `json:"allow_unsandboxed,omitempty"`
 	// Env adds variables to the environment of shell commands.
 	Env map[string]string `json:"env,omitempty"`
 
@@ -107,6 +111,11 @@ func New(opts Options) (*Runtime, error) {
 			return nil, fmt.Errorf("hands: bash timeout %s is over the maximum of %s", opts.BashTimeout, limits.BashMaxTimeout)
 		}
 		limits.BashTimeout = opts.BashTimeout
+	}
+	if opts.Shell != "" {
+		if _, err := exec.LookPath(opts.Shell); err != nil {
+			return nil, fmt.Errorf("hands: shell %q: %w", opts.Shell, err)
+		}
 	}
 	fs, err := sandbox.New(opts.Roots, opts.Deny)
 	if err != nil {

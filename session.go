@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"sync"
 
+	"github.com/hands-dev/hands/internal/jobs"
+	"github.com/hands-dev/hands/internal/sandbox/confine"
 	"github.com/hands-dev/hands/internal/tools"
 	"github.com/hands-dev/hands/tool"
 )
@@ -41,6 +44,10 @@ func (r *Runtime) NewSession() (*Session, error) {
 		return nil, fmt.Errorf("hands: session temp dir: %w", err)
 	}
 	s := &Session{rt: r, tmp: tmp, state: tools.NewState(r.fs, r.limits, tmp)}
+	if err := r.startShell(s.state); err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
 	disabled := map[string]bool{}
 	for _, d := range r.opts.DisabledTools {
 		disabled[d] = true
@@ -114,4 +121,44 @@ func (s *Session) Close() error {
 		s.closeErr = errors.Join(s.state.Close(), os.RemoveAll(s.tmp))
 	})
 	return s.closeErr
+}
+
+// startShell gives a session its job manager, confined as the options say.
+func (r *Runtime) startShell(st *tools.State) error {
+	var extra []string
+	for k, v := range r.opts.Env {
+		extra = append(extra, k+"="+v)
+	}
+	sort.Strings(extra)
+	c := confine.New(r.confinePolicy(st.TempDir))
+	cfg := jobs.Config{
+		Shell:          r.opts.Shell,
+		Env:            jobs.BuildEnv(os.Environ(), extra...),
+		TempDir:        st.TempDir,
+		MergeStreams:   !r.profile.SeparateStreams,
+		DefaultTimeout: r.limits.BashTimeout,
+		MaxTimeout:     r.limits.BashMaxTimeout,
+		MaxRunning:     r.limits.MaxJobs,
+		OutputLimit:    r.limits.BashOutputChars,
+	}
+	if c.Enforced() {
+		cfg.Confine = c.RestrictThread
+	}
+	m, err := jobs.NewManager(cfg, st.Cwd(), r.fs.Roots()[0])
+	if err != nil {
+		return fmt.Errorf("hands: starting the shell: %w", err)
+	}
+	st.Jobs = m
+	st.Shell = tools.ShellPolicy{AllowUnsandboxed: r.opts.AllowUnsandboxed, RejectSubstitution: r.profile.RejectSubstitution}
+	return nil
+}
+
+func (r *Runtime) confinePolicy(tempDir string) confine.Policy {
+	return confine.Policy{Disabled: r.opts.NoSandbox, Roots: r.fs.Roots(), TempDir: tempDir, DenyRead: r.opts.Deny}
+}
+
+// Confinement reports what the kernel enforces on shell commands, for
+// `hands doctor`.
+func (r *Runtime) Confinement() string {
+	return confine.Status(r.confinePolicy(os.TempDir())).String()
 }

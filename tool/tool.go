@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
-	"slices"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -217,7 +217,12 @@ func inParam(p string) string {
 	return " in " + p
 }
 
+// unquoteList turns the validator's ["a","b"] into "a, b".
 func unquoteList(s string) string {
+	var names []string
+	if json.Unmarshal([]byte(s), &names) == nil {
+		return strings.Join(names, ", ")
+	}
 	return strings.NewReplacer("[", "", "]", "", `"`, "").Replace(s)
 }
 

@@ -321,3 +321,34 @@ func cmdVersion(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "hands %s\n", hands.Version)
 	return exitOK
 }
+
+func cmdDoctor(args []string, stdout, stderr io.Writer) int {
+	var c common
+	fs := newFlags("doctor", "doctor [flags]", stderr)
+	c.register(fs)
+	if ok, code := parse(fs, args, stderr); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return usageErr(stderr, "doctor takes no arguments")
+	}
+	rt, opts, code := runtimeFrom(&c, stderr)
+	if rt == nil {
+		return code
+	}
+	defer rt.Close()
+	fmt.Fprintf(stdout, "hands %s, profile %s\n", hands.Version, rt.Profile())
+	fmt.Fprintf(stdout, "roots: %s\n", strings.Join(rt.Roots(), ", "))
+	if len(opts.Deny) > 0 {
+		fmt.Fprintf(stdout, "deny: %s\n", strings.Join(opts.Deny, ", "))
+	} else {
+		fmt.Fprintln(stdout, "deny: (none)")
+	}
+	var names []string
+	for _, t := range rt.Tools() {
+		names = append(names, t.Name)
+	}
+	fmt.Fprintf(stdout, "tools: %s\n", strings.Join(names, ", "))
+	fmt.Fprintf(stdout, "shell confinement:\n%s\n", rt.Confinement())
+	return exitOK
+}

@@ -32,6 +32,7 @@ type common struct {
 	disable     string
 	config      string
 	noSandbox   bool
+	unsandboxed bool
 	logLevel    string
 }
 
@@ -45,6 +46,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.disable, "disable-tools", "", "comma-separated tool names to switch off")
 	fs.StringVar(&c.config, "config", "", "JSON config file (see README: Configuration); flags override it")
 	fs.BoolVar(&c.noSandbox, "no-sandbox", false, "do not confine shell commands with Landlock")
+	fs.BoolVar(&c.unsandboxed, "allow-unsandboxed", false, "honour a call's dangerously_disable_sandbox (run that one command unconfined)")
 	fs.StringVar(&c.logLevel, "log-level", "warn", "stderr log level: debug, info, warn, error")
 }
 
@@ -58,6 +60,7 @@ type config struct {
 	Shell         string            `json:"shell"`
 	DisabledTools []string          `json:"disabled_tools"`
 	NoSandbox     bool              `json:"no_sandbox"`
+	Unsandboxed   bool              `json:"allow_unsandboxed"`
 	Env           map[string]string `json:"env"`
 }
 
@@ -70,7 +73,7 @@ func loadConfig(path string) (config, error) {
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("--config %s: %w (the file is a JSON object with keys roots, deny, profile, max_file_size, bash_timeout_ms, shell, disabled_tools, no_sandbox, env)", path, err)
+		return c, fmt.Errorf("--config %s: %w (the file is a JSON object with keys roots, deny, profile, max_file_size, bash_timeout_ms, shell, disabled_tools, no_sandbox, allow_unsandboxed, env)", path, err)
 	}
 	return c, nil
 }
@@ -88,6 +91,7 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 		Roots: cfg.Roots, Deny: cfg.Deny, Profile: cfg.Profile,
 		MaxFileSize: cfg.MaxFileSize, BashTimeout: time.Duration(cfg.BashTimeoutMS) * time.Millisecond,
 		Shell: cfg.Shell, DisabledTools: cfg.DisabledTools, NoSandbox: cfg.NoSandbox, Env: cfg.Env,
+		AllowUnsandboxed: cfg.Unsandboxed,
 	}
 	if len(c.roots) > 0 {
 		o.Roots = c.roots
@@ -122,6 +126,9 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 	}
 	if c.noSandbox {
 		o.NoSandbox = true
+	}
+	if c.unsandboxed {
+		o.AllowUnsandboxed = true
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {

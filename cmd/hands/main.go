@@ -35,6 +35,7 @@ Usage:
   hands run    [flags]              read calls as JSON lines on stdin, write results
                                     as JSON lines; a line holding an array is a batch
   hands tools  [flags] [--json]     print the profile's tool definitions
+  hands doctor [flags]              report what is enforced: roots, deny patterns, Landlock
   hands version                     print the version
 
 Run "hands COMMAND --help" for a command's flags.
@@ -55,6 +56,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return cmdRun(ctx, rest, stdin, stdout, stderr)
 	case "tools":
 		return cmdTools(rest, stdout, stderr)
+	case "doctor":
+		return cmdDoctor(rest, stdout, stderr)
 	case "version", "--version", "-version":
 		return cmdVersion(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":

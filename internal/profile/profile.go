@@ -21,6 +21,13 @@ type Profile struct {
 	Name string
 	// Tools lists the exposed tools in the order they are offered.
 	Tools []Entry
+	// SeparateStreams runs shell commands with stdout and stderr apart, for
+	// profiles that show them apart; otherwise they share one pipe and keep
+	// their exact order.
+	SeparateStreams bool
+	// RejectSubstitution refuses shell commands that use command
+	// substitution.
+	RejectSubstitution bool
 	// Render, when set, rewrites a result's content in the profile's words;
 	// the core's structured output and error code stay.
 	Render func(e Entry, res *tool.Result, out any)

@@ -7,5 +7,13 @@ import "github.com/hands-dev/hands/tool"
 func Builtins() []tool.Tool {
 	return []tool.Tool{
 		Read(),
+		Write(),
+		Edit(),
+		MultiEdit(),
+		List(),
+		NotebookEdit(),
+		Bash(),
+		TaskOutput(),
+		TaskKill(),
 	}
 }

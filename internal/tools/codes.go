@@ -40,6 +40,8 @@ const (
 	BashStartFailed  Code = "BASH_START_FAILED"
 	BashTaskLimit    Code = "BASH_TASK_LIMIT"
 	BashTaskNotFound Code = "BASH_TASK_NOT_FOUND"
+	// CommandRejected: the command uses syntax the profile forbids.
+	CommandRejected Code = "COMMAND_REJECTED"
 )
 
 // Str_replace codes.
@@ -65,7 +67,7 @@ var AllCodes = []Code{
 	InvalidInput, PathNotFound, AccessDenied, FileTooLarge, IOError,
 	InternalError, UnknownTool, Canceled, PermissionDenied,
 	FileNotViewed, FileChanged, BinaryFile,
-	BashEmptyCommand, BashStartFailed, BashTaskLimit, BashTaskNotFound,
+	BashEmptyCommand, BashStartFailed, BashTaskLimit, BashTaskNotFound, CommandRejected,
 	StrReplaceNotFound, StrReplaceAmbiguous,
 	GrepInvalidPattern, GrepInvalidOutputMode,
 	GlobInvalidPattern, GlobInvalidType,

@@ -13,13 +13,14 @@ import (
 const maxListEntries = 1000
 
 // listTree renders the directory p depth levels deep, directories marked with
-// a trailing slash, entries the deny patterns name left out.
+// a trailing slash, entries the deny patterns name or .gitignore files ignore
+// left out.
 func listTree(ctx context.Context, st *State, p sandbox.Path, depth int) (string, string, error) {
 	var b strings.Builder
 	b.WriteString(p.Abs + "/\n")
 	n, more := 0, 0
-	var walk func(dir sandbox.Path, prefix string, level int) error
-	walk = func(dir sandbox.Path, prefix string, level int) error {
+	var walk func(dir sandbox.Path, git *gitIgnores, prefix string, level int) error
+	walk = func(dir sandbox.Path, git *gitIgnores, prefix string, level int) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -32,7 +33,7 @@ func listTree(ctx context.Context, st *State, p sandbox.Path, depth int) (string
 				continue
 			}
 			abs := path.Join(dir.Abs, e.Name())
-			if st.FS.Denied(abs) {
+			if st.FS.Denied(abs) || git.ignored(abs, e.IsDir()) {
 				continue
 			}
 			if n >= maxListEntries {
@@ -50,14 +51,14 @@ func listTree(ctx context.Context, st *State, p sandbox.Path, depth int) (string
 				if err != nil {
 					continue
 				}
-				if err := walk(child, prefix+"  ", level+1); err != nil {
+				if err := walk(child, git.child(st, child.Abs), prefix+"  ", level+1); err != nil {
 					return err
 				}
 			}
 		}
 		return nil
 	}
-	if err := walk(p, "  ", 1); err != nil {
+	if err := walk(p, gitIgnoresFor(st, p), "  ", 1); err != nil {
 		return "", "", err
 	}
 	note := ""

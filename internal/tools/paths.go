@@ -32,6 +32,12 @@ func fsErr(err error, op, path string) *tool.Error {
 		return toolErr(AccessDenied, "%s", err.Error()).With("path", path)
 	case errors.Is(err, sandbox.ErrNotFound):
 		return toolErr(PathNotFound, "%s does not exist; check the path, or glob for the file name", path).With("path", path)
+	case errors.Is(err, sandbox.ErrInvalid):
+		return toolErr(InvalidInput, "%s; give an absolute path or one relative to the working directory", err.Error()).With("path", path)
+	case errors.Is(err, sandbox.ErrNotDir):
+		return toolErr(InvalidInput, "%s: a part of the path is a file, not a directory; check the path", path).With("path", path)
+	case errors.Is(err, sandbox.ErrIsDir):
+		return toolErr(InvalidInput, "%s is a directory, not a file; give a file's path", path).With("path", path)
 	}
 	msg := err.Error()
 	if se != nil && se.Err != nil {

@@ -30,7 +30,7 @@ func pdfText(data []byte) (text string, err error) {
 		if err != nil {
 			return "", fmt.Errorf("page %d: %w", i, err)
 		}
-		fmt.Fprintf(&b, "--- page %d of %d ---\n%s\n", i, r.NumPage(), strings.TrimRight(t, "\n"))
+		fmt.Fprintf(&b, "--- page %d of %d ---\n%s\n", i, r.NumPage(), strings.Trim(t, "\n"))
 	}
 	return b.String(), nil
 }

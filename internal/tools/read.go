@@ -10,9 +10,11 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/hands-dev/hands/internal/notebook"
 	"github.com/hands-dev/hands/internal/sandbox"
 	"github.com/hands-dev/hands/internal/textedit"
 	"github.com/hands-dev/hands/tool"
@@ -124,15 +126,24 @@ func runRead(ctx context.Context, env *tool.Env, in ReadInput) (*ReadOutput, err
 			return nil, toolErr(IOError, "could not read PDF %s: %v", p.Abs, err)
 		}
 		out.Kind = "pdf"
-	default:
-		var enc textedit.Encoding
-		text, enc, err = textedit.Decode(data)
-		if errors.Is(err, textedit.ErrBinary) {
-			return nil, toolErr(BinaryFile, "%s is a binary file (%d bytes, %s) and cannot be shown as text", p.Abs, fi.Size(), http.DetectContentType(data)).With("path", p.Abs)
-		} else if err != nil {
-			return nil, toolErr(IOError, "could not decode %s: %v", p.Abs, err)
+	case strings.EqualFold(filepath.Ext(p.Abs), ".ipynb"):
+		if text, err = notebook.Render(data); err == nil {
+			out.Kind = "notebook"
+			break
 		}
-		out.Kind, out.Encoding = "text", encodingName(enc)
+		// Not a notebook after all: show the JSON so that it can be fixed.
+		if text, err = decodeText(p, fi, data, out); err != nil {
+			st.Ledger.Record(p.Abs, fi, data, false)
+			return nil, err
+		}
+		out.Note = "(this .ipynb file is not a valid Jupyter notebook, so it is shown as text)"
+	default:
+		if text, err = decodeText(p, fi, data, out); err != nil {
+			// The session has seen the binary file as it is, so it may
+			// overwrite it whole.
+			st.Ledger.Record(p.Abs, fi, data, false)
+			return nil, err
+		}
 	}
 	st.Ledger.Record(p.Abs, fi, data, false)
 	lines := splitLines(text)
@@ -140,6 +151,18 @@ func runRead(ctx context.Context, env *tool.Env, in ReadInput) (*ReadOutput, err
 		return nil, err
 	}
 	return out, nil
+}
+
+// decodeText decodes a text file into LF text, noting its encoding in out.
+func decodeText(p sandbox.Path, fi os.FileInfo, data []byte, out *ReadOutput) (string, error) {
+	text, enc, err := textedit.Decode(data)
+	if errors.Is(err, textedit.ErrBinary) {
+		return "", toolErr(BinaryFile, "%s is a binary file (%d bytes, %s) and cannot be shown as text", p.Abs, fi.Size(), http.DetectContentType(data)).With("path", p.Abs)
+	} else if err != nil {
+		return "", toolErr(IOError, "could not decode %s: %v", p.Abs, err)
+	}
+	out.Kind, out.Encoding = "text", encodingName(enc)
+	return text, nil
 }
 
 // window selects the requested lines of a whole text into out.
@@ -176,10 +199,23 @@ func readWindow(st *State, p sandbox.Path, fi os.FileInfo, in ReadInput) (*ReadO
 	if n == 0 {
 		n = st.Limits.ReadLines
 	}
-	out := &ReadOutput{Path: p.Abs, Kind: "text", Size: fi.Size(), StartLine: start, Encoding: "utf-8"}
+	out := &ReadOutput{Path: p.Abs, Kind: "text", Size: fi.Size(), StartLine: start, Encoding: "UTF-8"}
 	r := bufio.NewReaderSize(f, 256<<10)
-	line := 0
-	for {
+	line, eof := 0, false
+	// Lines before the window are skipped without being copied, so that
+	// memory stays proportional to the window wherever it is.
+	for line+1 < start {
+		ok, err := skipLine(r)
+		if err != nil {
+			return nil, toolErr(IOError, "could not read %s at line %d: %v", p.Abs, line+1, err)
+		}
+		if !ok {
+			eof = true
+			break
+		}
+		line++
+	}
+	for !eof {
 		b, err := readLine(r, st.Limits.LineChars*4)
 		if err == io.EOF && b == nil {
 			break
@@ -192,12 +228,10 @@ func readWindow(st *State, p sandbox.Path, fi os.FileInfo, in ReadInput) (*ReadO
 			out.More = true
 			break
 		}
-		if line >= start {
-			if bytes.IndexByte(b, 0) >= 0 {
-				return nil, toolErr(BinaryFile, "%s holds binary data at line %d and cannot be shown as text", p.Abs, line)
-			}
-			out.Lines = append(out.Lines, cutLine(latin1IfInvalid(b), st.Limits.LineChars, &out.CutLines))
+		if bytes.IndexByte(b, 0) >= 0 {
+			return nil, toolErr(BinaryFile, "%s holds binary data at line %d and cannot be shown as text", p.Abs, line)
 		}
+		out.Lines = append(out.Lines, cutLine(latin1IfInvalid(b), st.Limits.LineChars, &out.CutLines))
 		if err == io.EOF {
 			break
 		}
@@ -210,6 +244,25 @@ func readWindow(st *State, p sandbox.Path, fi os.FileInfo, in ReadInput) (*ReadO
 	}
 	st.Ledger.Record(p.Abs, fi, nil, true)
 	return out, nil
+}
+
+// skipLine consumes the next line without keeping it. It reports false when
+// there was no line left.
+func skipLine(r *bufio.Reader) (bool, error) {
+	n := 0
+	for {
+		frag, err := r.ReadSlice('\n')
+		n += len(frag)
+		switch err {
+		case nil:
+			return true, nil
+		case bufio.ErrBufferFull:
+			continue
+		case io.EOF:
+			return n > 0, nil
+		}
+		return false, err
+	}
 }
 
 // readLine returns the next line without its line ending, keeping at most
@@ -274,7 +327,7 @@ func readAll(fs *sandbox.Set, p sandbox.Path) ([]byte, error) {
 		return nil, fsErr(err, "open", p.Abs)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(f)
+	data, err := readSized(f)
 	if err != nil {
 		return nil, toolErr(IOError, "could not read %s: %v", p.Abs, err)
 	}
@@ -338,6 +391,9 @@ func (o *ReadOutput) Notes() string {
 	}
 	if o.CutLines > 0 {
 		notes = append(notes, fmt.Sprintf("(%d long lines were cut at 2000 characters)", o.CutLines))
+	}
+	if o.Note != "" && o.Kind != "directory" {
+		notes = append(notes, o.Note)
 	}
 	return strings.Join(notes, "\n")
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hands-dev/hands/internal/jobs"
 	"github.com/hands-dev/hands/internal/sandbox"
 	"github.com/hands-dev/hands/tool"
 )
@@ -52,6 +53,11 @@ type State struct {
 	TempDir string
 	// Ledger records what this session read and wrote.
 	Ledger *Ledger
+	// Jobs runs the session's shell commands; nil when the host offers no
+	// shell.
+	Jobs *jobs.Manager
+	// Shell holds the shell tools' policy switches.
+	Shell ShellPolicy
 
 	mu  sync.Mutex
 	cwd string
@@ -62,18 +68,15 @@ func NewState(fs *sandbox.Set, limits Limits, tempDir string) *State {
 	return &State{FS: fs, Limits: limits, TempDir: tempDir, Ledger: NewLedger(), cwd: fs.Roots()[0]}
 }
 
-// Cwd returns the session's working directory.
+// Cwd returns the session's working directory: the shell's, which a `cd`
+// moves, when the session has a shell.
 func (s *State) Cwd() string {
+	if s.Jobs != nil {
+		return s.Jobs.Cwd()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.cwd
-}
-
-// SetCwd moves the session's working directory.
-func (s *State) SetCwd(dir string) {
-	s.mu.Lock()
-	s.cwd = dir
-	s.mu.Unlock()
 }
 
 // stateOf returns the built-in state of env; a host that runs built-in tools
@@ -144,5 +147,20 @@ func (s Seen) Unchanged(fi os.FileInfo, content []byte) bool {
 	return fi.Size() == s.Size && fi.ModTime().Equal(s.ModTime)
 }
 
-// Close releases what the session holds (its jobs, once there are any).
-func (s *State) Close() error { return nil }
+// ShellPolicy are the switches of the shell tools.
+type ShellPolicy struct {
+	// AllowUnsandboxed lets a call ask to run outside the confinement
+	// (seed 003's dangerously_disable_sandbox).
+	AllowUnsandboxed bool
+	// RejectSubstitution refuses commands with command substitution (the
+	// gemini profile's rule of seed 001).
+	RejectSubstitution bool
+}
+
+// Close kills the session's jobs and releases what it holds.
+func (s *State) Close() error {
+	if s.Jobs != nil {
+		return s.Jobs.Close()
+	}
+	return nil
+}

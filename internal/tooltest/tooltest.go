@@ -9,6 +9,8 @@
 //	!mkdir sub/dir         an extra empty directory in the workspace
 //	!symlink link target   a symlink in the workspace
 //	!chmod 0755 file       a mode for a workspace file
+//	!core list             also expose a core tool the profile leaves out,
+//	                       under its core name (repeatable)
 //
 // Its sections are the workspace files (any name), "call" (one JSON call
 // {"name":…,"input":…} per line, run in order in one session), "want" (the
@@ -32,6 +34,7 @@ import (
 	"testing"
 
 	"github.com/hands-dev/hands"
+	"github.com/hands-dev/hands/internal/tools"
 	"github.com/hands-dev/hands/tool"
 	"golang.org/x/tools/txtar"
 )
@@ -102,6 +105,12 @@ func Parse(data []byte) (*Scenario, error) {
 				return nil, fmt.Errorf("directive %q: want !symlink LINK TARGET", line)
 			}
 			s.Links = append(s.Links, [2]string{f[1], f[2]})
+		case "core":
+			t, ok := coreTool(f[1])
+			if !ok {
+				return nil, fmt.Errorf("directive %q: no core tool %q", line, f[1])
+			}
+			s.Options.Tools = append(s.Options.Tools, t)
 		case "chmod":
 			if len(f) != 3 {
 				return nil, fmt.Errorf("directive %q: want !chmod MODE FILE", line)
@@ -140,6 +149,16 @@ func Parse(data []byte) (*Scenario, error) {
 		return nil, fmt.Errorf("scenario has no call section")
 	}
 	return s, nil
+}
+
+// coreTool returns the built-in tool with the core name name.
+func coreTool(name string) (tool.Tool, bool) {
+	for _, t := range tools.Builtins() {
+		if t.Info().Name == name {
+			return t, true
+		}
+	}
+	return nil, false
 }
 
 // Setup writes the workspace into root.
@@ -224,7 +243,8 @@ func RunFile(t *testing.T, file string) {
 	for name := range s.After {
 		b, err := os.ReadFile(filepath.Join(ws, filepath.FromSlash(name)))
 		if err != nil {
-			b = []byte("<missing: " + err.Error() + ">\n")
+			// The message names the temporary workspace; keep goldens stable.
+			b = []byte("<missing: " + strings.ReplaceAll(err.Error(), ws, "$ROOT") + ">\n")
 		}
 		after[name] = b
 	}

@@ -1,0 +1,190 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hands-dev/hands/internal/jobs"
+	"github.com/hands-dev/hands/internal/sandbox/confine"
+	"github.com/hands-dev/hands/tool"
+)
+
+//go:embed bash.md
+var bashDescription string
+
+// BashInput is the input of the bash tool.
+type BashInput struct {
+	Command     string `json:"command" jsonschema:"the shell command to run"`
+	Timeout     int    `json:"timeout,omitzero" jsonschema:"timeout in milliseconds; default 120000, at most 600000"`
+	Description string `json:"description,omitempty" jsonschema:"a short description of what the command does"`
+	// Directory runs this one command elsewhere than the working directory.
+	Directory       string `json:"directory,omitempty" jsonschema:"run this command in this directory (absolute, or relative to the working directory) without moving the working directory"`
+	RunInBackground bool   `json:"run_in_background,omitzero" jsonschema:"start the command as a background job and return its id at once"`
+	// DangerouslyDisableSandbox asks to run without confinement; honoured
+	// only when the server allows it.
+	DangerouslyDisableSandbox bool `json:"dangerously_disable_sandbox,omitzero" jsonschema:"run without the write confinement (only if the server allows it)"`
+}
+
+// BashOutput is what the bash tool returns.
+type BashOutput struct {
+	Command   string `json:"command"`
+	Directory string `json:"directory"`
+	// Output is stdout and stderr together, cut to the output limit.
+	Output string `json:"output"`
+	// Stdout and Stderr are the streams apart (profiles that show them
+	// apart run the session with separate streams).
+	Stdout   string `json:"stdout,omitempty"`
+	Stderr   string `json:"stderr,omitempty"`
+	ExitCode int    `json:"exit_code"`
+	Signal   string `json:"signal,omitempty"`
+	TimedOut bool   `json:"timed_out,omitzero"`
+	// TimeoutMS is the timeout the command ran under.
+	TimeoutMS int64 `json:"timeout_ms"`
+	// Truncated reports that Output was cut; FullOutputPath holds all of it.
+	Truncated      bool   `json:"truncated,omitzero"`
+	FullOutputPath string `json:"full_output_path,omitempty"`
+	// Cwd is the working directory after the command; CwdNote says when it
+	// fell back because the old one vanished.
+	Cwd     string `json:"cwd"`
+	CwdNote string `json:"cwd_note,omitempty"`
+	PGID    int    `json:"pgid,omitzero"`
+	// TaskID is the job's id when the command was started in the background.
+	TaskID     string `json:"task_id,omitempty"`
+	DurationMS int64  `json:"duration_ms"`
+}
+
+// Bash returns the bash tool.
+func Bash() tool.Tool {
+	return tool.New(tool.Spec[BashInput]{
+		Name:        "bash",
+		Title:       "Run a shell command",
+		Description: bashDescription,
+		Destructive: true,
+		OpenWorld:   true,
+		ConcurrencySafe: func(in BashInput) bool {
+			return !in.RunInBackground && in.Directory == "" && jobs.IsReadOnly(in.Command)
+		},
+		MaxResultChars: 40000,
+		Validate:       validateBash,
+	}, runBash)
+}
+
+func validateBash(_ context.Context, env *tool.Env, in BashInput) error {
+	st := stateOf(env)
+	if strings.TrimSpace(in.Command) == "" {
+		return toolErr(BashEmptyCommand, "command is empty; give the shell command to run, e.g. \"ls -la\"")
+	}
+	if st.Jobs == nil {
+		return toolErr(BashStartFailed, "this session has no shell")
+	}
+	if in.Timeout < 0 || time.Duration(in.Timeout)*time.Millisecond > st.Limits.BashMaxTimeout {
+		return toolErr(InvalidInput, "timeout %d ms is out of range; give 1 to %d milliseconds, or leave it out for %d", in.Timeout, st.Limits.BashMaxTimeout.Milliseconds(), st.Limits.BashTimeout.Milliseconds()).With("timeout", in.Timeout)
+	}
+	if in.DangerouslyDisableSandbox && !st.Shell.AllowUnsandboxed {
+		return toolErr(PermissionDenied, "this server does not allow running commands outside the sandbox; run the command without dangerously_disable_sandbox")
+	}
+	if st.Shell.RejectSubstitution {
+		if found, _ := confine.HasCommandSubstitution(in.Command); found {
+			return toolErr(CommandRejected, "command %q uses command substitution ($(...), backticks or <(...)), which is not allowed; run the inner command first and use its output", in.Command).With("command", in.Command)
+		}
+	}
+	return nil
+}
+
+func runBash(ctx context.Context, env *tool.Env, in BashInput) (*BashOutput, error) {
+	st := stateOf(env)
+	timeout := st.Limits.BashTimeout
+	if in.Timeout > 0 {
+		timeout = time.Duration(in.Timeout) * time.Millisecond
+	}
+	opts := jobs.Options{Unconfined: in.DangerouslyDisableSandbox}
+	if in.Directory != "" {
+		p, terr := resolve(st, in.Directory)
+		if terr != nil {
+			return nil, terr
+		}
+		if !p.Exists {
+			return nil, toolErr(PathNotFound, "directory %s does not exist", p.Abs).With("path", p.Abs)
+		}
+		opts.Dir = p.Abs
+	}
+	out := &BashOutput{Command: in.Command, Directory: st.Jobs.Cwd(), TimeoutMS: timeout.Milliseconds()}
+	if opts.Dir != "" {
+		out.Directory = opts.Dir
+	}
+	if in.RunInBackground {
+		id, err := st.Jobs.StartWith(in.Command, timeout, opts)
+		if err != nil {
+			return nil, jobErr(err, in.Command, st.Limits.MaxJobs)
+		}
+		out.TaskID, out.Cwd = id, st.Jobs.Cwd()
+		return out, nil
+	}
+	res, err := st.Jobs.RunWith(ctx, in.Command, timeout, opts)
+	if res == nil {
+		return nil, jobErr(err, in.Command, st.Limits.MaxJobs)
+	}
+	if err != nil && ctx.Err() != nil {
+		return nil, err
+	}
+	out.Output = res.Merged.String()
+	out.Stdout, out.Stderr = res.Stdout.String(), res.Stderr.String()
+	out.ExitCode, out.Signal, out.TimedOut = res.ExitCode, res.Signal, res.TimedOut
+	out.Truncated = res.Merged.Truncated() || res.Stdout.Truncated() || res.Stderr.Truncated()
+	out.FullOutputPath = firstNonEmpty(res.Merged.Path, res.Stdout.Path, res.Stderr.Path)
+	out.Cwd, out.CwdNote, out.PGID = res.Cwd, res.CwdReset, res.PGID
+	out.DurationMS = res.Duration.Milliseconds()
+	return out, nil
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+// jobErr maps an engine error to a coded one.
+func jobErr(err error, command string, maxJobs int) *tool.Error {
+	switch {
+	case errors.Is(err, jobs.ErrLimit):
+		return toolErr(BashTaskLimit, "%d background tasks are already running, the most a session may run; wait for one with task_output or stop one with task_kill, then try again", maxJobs)
+	case errors.Is(err, jobs.ErrNotFound):
+		return toolErr(BashTaskNotFound, "%v", err)
+	case errors.Is(err, jobs.ErrClosed):
+		return toolErr(BashStartFailed, "the session is closed; no command can start")
+	}
+	return toolErr(BashStartFailed, "could not start the shell for %q: %v", command, err).With("command", command)
+}
+
+// Content renders the output as the native profile shows it.
+func (o *BashOutput) Content() []tool.Content {
+	if o.TaskID != "" {
+		return []tool.Content{tool.Text(fmt.Sprintf("started background task %s: %s\nread its output with task_output {\"task_id\":%q}; stop it with task_kill", o.TaskID, o.Command, o.TaskID))}
+	}
+	var b strings.Builder
+	if o.Output == "" {
+		b.WriteString("(no output)")
+	} else {
+		b.WriteString(strings.TrimSuffix(o.Output, "\n"))
+	}
+	b.WriteString("\n\n")
+	switch {
+	case o.TimedOut:
+		fmt.Fprintf(&b, "[timed out after %d ms; the process group was stopped and the output so far is above]\n", o.TimeoutMS)
+	case o.Signal != "":
+		fmt.Fprintf(&b, "[exit code: %d, killed by %s]\n", o.ExitCode, o.Signal)
+	default:
+		fmt.Fprintf(&b, "[exit code: %d]\n", o.ExitCode)
+	}
+	if o.CwdNote != "" {
+		fmt.Fprintf(&b, "[%s]\n", o.CwdNote)
+	}
+	return []tool.Content{tool.Text(strings.TrimSuffix(b.String(), "\n"))}
+}

@@ -1,0 +1,222 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/hands-dev/hands/internal/textedit"
+	"github.com/hands-dev/hands/tool"
+)
+
+//go:embed edit.md
+var editDescription string
+
+// EditInput is the input of the edit tool.
+type EditInput struct {
+	Path       string `json:"path" jsonschema:"the file to edit: absolute, or relative to the working directory"`
+	OldStr     string `json:"old_str" jsonschema:"the exact text to replace, as it appears in the file (without the line-number prefixes of read output); it must occur exactly once unless replace_all or expected_replacements says otherwise"`
+	NewStr     string `json:"new_str" jsonschema:"the text to put in its place; empty deletes old_str"`
+	ReplaceAll bool   `json:"replace_all,omitzero" jsonschema:"replace every occurrence of old_str instead of requiring exactly one; default false"`
+	// ExpectedReplacements, when positive, is the number of occurrences the
+	// caller expects; all of them are replaced.
+	ExpectedReplacements int `json:"expected_replacements,omitzero" jsonschema:"the number of occurrences of old_str you expect; the edit fails unless it occurs exactly that many times, and then replaces them all"`
+}
+
+// EditOutput is what the edit and multi-edit tools return.
+type EditOutput struct {
+	Path string `json:"path"`
+	// Edits is the number of edits applied (1 for the edit tool).
+	Edits int `json:"edits"`
+	// Replacements is the number of occurrences replaced.
+	Replacements int `json:"replacements"`
+	// Lines are the 1-based lines at which the replaced occurrences started,
+	// each counted in the text its edit was applied to.
+	Lines []int `json:"lines"`
+	// Normalization names the normalisation that made old_str match, when
+	// it did not match exactly: line-endings, trailing-whitespace,
+	// line-number-prefix or typographic-quotes (for multi-edit, per edit).
+	Normalization string `json:"normalization,omitempty"`
+	// Encoding names the file's encoding when it is not plain UTF-8 with LF
+	// line endings; the edit kept it.
+	Encoding string `json:"encoding,omitempty"`
+	// Bytes is the size of the file after the edit.
+	Bytes int `json:"bytes"`
+	// LinesAdded and LinesRemoved count the changed lines of the diff.
+	LinesAdded   int `json:"lines_added"`
+	LinesRemoved int `json:"lines_removed"`
+	// Diff is the whole unified diff of the change.
+	Diff string `json:"diff"`
+	// DiffSummary is the diff as shown to the model: long diffs are cut.
+	DiffSummary string `json:"diff_summary"`
+}
+
+// diffShownLines bounds the diff shown in an edit's text result.
+const diffShownLines = 60
+
+// Edit returns the edit tool (native name str_replace).
+func Edit() tool.Tool {
+	return tool.New(tool.Spec[EditInput]{
+		Name:        "edit",
+		Title:       "Edit a file by exact string replacement",
+		Description: editDescription,
+		Destructive: true,
+		Validate: func(_ context.Context, _ *tool.Env, in EditInput) error {
+			if err := checkEdit(in.Path, textedit.Edit{Old: in.OldStr, New: in.NewStr, ReplaceAll: in.ReplaceAll, Expected: in.ExpectedReplacements}, ""); err != nil {
+				return err
+			}
+			return nil
+		},
+	}, runEdit)
+}
+
+func runEdit(_ context.Context, env *tool.Env, in EditInput) (*EditOutput, error) {
+	st := stateOf(env)
+	f, terr := loadText(st, in.Path)
+	if terr != nil {
+		return nil, terr
+	}
+	e := textedit.Edit{Old: in.OldStr, New: in.NewStr, ReplaceAll: in.ReplaceAll, Expected: in.ExpectedReplacements}
+	res, err := textedit.Apply(f.text, e)
+	if err != nil {
+		return nil, editErr(f, err, e, "")
+	}
+	return finishEdit(st, f, res, 1)
+}
+
+// checkEdit is the validation of one edit that needs no file: prefix is ""
+// for the edit tool and "edits[i]: " for multi-edit.
+func checkEdit(path string, e textedit.Edit, prefix string) *tool.Error {
+	switch {
+	case e.Old == "":
+		return toolErr(InvalidInput, "%sold_str is empty; give the exact text to replace (to create a file, write it whole instead)", prefix).With("path", path)
+	case e.Old == e.New:
+		return toolErr(InvalidInput, "%sold_str and new_str are identical, so the edit would change nothing; put the replacement text in new_str", prefix).With("path", path)
+	case e.Expected < 0:
+		return toolErr(InvalidInput, "%sexpected_replacements is %d; give the number of occurrences you expect (1 or more), or leave it out", prefix, e.Expected).With("path", path)
+	}
+	return nil
+}
+
+// finishEdit encodes and writes the edited text and builds the output.
+func finishEdit(st *State, f *textFile, res textedit.Result, edits int) (*EditOutput, error) {
+	// The diff first, so that the old text can be let go before the new
+	// one is encoded: a large file is then held twice at most, not thrice.
+	diff := textedit.Diff(f.p.Rel, f.text, res.Text, 3)
+	f.text = ""
+	data, terr := f.encode(res.Text, st)
+	if terr != nil {
+		return nil, terr
+	}
+	res.Text = ""
+	if _, terr := commit(st, f.p, data); terr != nil {
+		return nil, terr
+	}
+	out := &EditOutput{
+		Path: f.p.Abs, Edits: edits, Replacements: res.Count, Lines: res.Lines,
+		Normalization: res.Normalization, Encoding: encodingLabel(f.enc), Bytes: len(data),
+		Diff: diff, DiffSummary: textedit.Summarize(diff, diffShownLines),
+	}
+	out.LinesAdded, out.LinesRemoved = diffStat(diff)
+	return out, nil
+}
+
+// diffStat counts the added and removed lines of a unified diff.
+func diffStat(diff string) (added, removed int) {
+	for l := range strings.Lines(diff) {
+		switch {
+		case strings.HasPrefix(l, "+++ "), strings.HasPrefix(l, "--- "):
+		case strings.HasPrefix(l, "+"):
+			added++
+		case strings.HasPrefix(l, "-"):
+			removed++
+		}
+	}
+	return added, removed
+}
+
+// editErr maps an error of textedit.Apply to a coded error. prefix is ""
+// for the edit tool and "edits[i]: " for multi-edit.
+func editErr(f *textFile, err error, e textedit.Edit, prefix string) *tool.Error {
+	var (
+		nf *textedit.NotFoundError
+		ae *textedit.AmbiguousError
+		ce *textedit.CountMismatchError
+	)
+	path := f.p.Abs
+	switch {
+	case errors.As(err, &nf):
+		msg := fmt.Sprintf("%sold_str was not found in %s", prefix, path)
+		if nf.Hint != "" {
+			msg += "; " + nf.Hint
+		} else {
+			msg += "; read the file again and copy the text exactly, indentation included"
+		}
+		return toolErr(StrReplaceNotFound, "%s", msg).With("path", path).With("old_str", e.Old).With("hint", nf.Hint)
+	case errors.As(err, &ae):
+		return toolErr(StrReplaceAmbiguous, "%sold_str occurs %d times in %s (%s); add surrounding lines to old_str so that it matches exactly once, or set replace_all to true to replace every occurrence",
+			prefix, ae.Count, path, formatLines(ae.Lines, ae.Count)).
+			With("path", path).With("old_str", e.Old).With("count", ae.Count).With("lines", ae.Lines)
+	case errors.As(err, &ce):
+		return toolErr(StrReplaceAmbiguous, "%sold_str occurs %d times in %s (%s), but expected_replacements is %d; correct expected_replacements, or change old_str so that it matches the occurrences you mean",
+			prefix, ce.Found, path, formatLines(ce.Lines, ce.Found), ce.Expected).
+			With("path", path).With("old_str", e.Old).With("count", ce.Found).With("expected", ce.Expected).With("lines", ce.Lines)
+	case errors.Is(err, textedit.ErrNoChange):
+		return toolErr(InvalidInput, "%sthe edit would leave %s as it is (%v); put the text you want in new_str", prefix, path, err).With("path", path)
+	case errors.Is(err, textedit.ErrEmptyOld), errors.Is(err, textedit.ErrNegativeExpected):
+		return checkEdit(path, e, prefix)
+	}
+	return toolErr(InternalError, "%sedit of %s failed: %v", prefix, path, err).With("path", path)
+}
+
+// formatLines renders the lines of occurrences as "line 3" or "lines 3, 7
+// and 9", each line once, noting how many occurrences of total the list
+// leaves out.
+func formatLines(lines []int, total int) string {
+	var s []string
+	for i, l := range lines {
+		if i == 0 || l != lines[i-1] {
+			s = append(s, strconv.Itoa(l))
+		}
+	}
+	switch {
+	case len(s) == 0:
+		return "no lines"
+	case total > len(lines):
+		return "lines " + strings.Join(s, ", ") + fmt.Sprintf(" and %d more occurrences", total-len(lines))
+	case len(s) == 1:
+		return "line " + s[0]
+	}
+	return "lines " + strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// Content renders the output as the native profile shows it.
+func (o *EditOutput) Content() []tool.Content {
+	var b strings.Builder
+	occ := "occurrence"
+	if o.Replacements != 1 {
+		occ += "s"
+	}
+	if o.Edits > 1 {
+		fmt.Fprintf(&b, "Edited %s: %d edits, %d %s replaced", o.Path, o.Edits, o.Replacements, occ)
+	} else {
+		fmt.Fprintf(&b, "Edited %s: %d %s replaced", o.Path, o.Replacements, occ)
+		if len(o.Lines) > 0 {
+			fmt.Fprintf(&b, " (%s)", formatLines(o.Lines[:min(len(o.Lines), 20)], len(o.Lines)))
+		}
+	}
+	b.WriteString(".")
+	if o.Encoding != "" {
+		fmt.Fprintf(&b, " Kept its encoding: %s.", o.Encoding)
+	}
+	if o.Normalization != "" {
+		fmt.Fprintf(&b, "\nold_str did not match exactly; it matched after normalising: %s.", o.Normalization)
+	}
+	if o.DiffSummary != "" {
+		b.WriteString("\n\n" + strings.TrimSuffix(o.DiffSummary, "\n"))
+	}
+	return []tool.Content{tool.Text(b.String())}
+}

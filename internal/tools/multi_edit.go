@@ -1,0 +1,90 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+
+	"github.com/hands-dev/hands/internal/textedit"
+	"github.com/hands-dev/hands/tool"
+)
+
+//go:embed multi_edit.md
+var multiEditDescription string
+
+// MultiEditInput is the input of the multi-edit tool.
+type MultiEditInput struct {
+	Path  string     `json:"path" jsonschema:"the file to edit: absolute, or relative to the working directory"`
+	Edits []EditItem `json:"edits" jsonschema:"the edits, applied in order, each to the text the earlier ones produced; all succeed or none is applied"`
+}
+
+// EditItem is one edit of a multi-edit.
+type EditItem struct {
+	OldStr     string `json:"old_str" jsonschema:"the exact text to replace, as it is after the earlier edits; it must occur exactly once unless replace_all is set"`
+	NewStr     string `json:"new_str" jsonschema:"the text to put in its place; empty deletes old_str"`
+	ReplaceAll bool   `json:"replace_all,omitzero" jsonschema:"replace every occurrence of old_str; default false"`
+}
+
+// maxEdits bounds the edits of one multi-edit call.
+const maxEdits = 1000
+
+// MultiEdit returns the multi-edit tool (native name multi_edit).
+func MultiEdit() tool.Tool {
+	return tool.New(tool.Spec[MultiEditInput]{
+		Name:        "multi_edit",
+		Title:       "Make several edits to one file",
+		Description: multiEditDescription,
+		Destructive: true,
+		Validate: func(_ context.Context, _ *tool.Env, in MultiEditInput) error {
+			switch {
+			case len(in.Edits) == 0:
+				return toolErr(InvalidInput, "edits is empty; give at least one {old_str, new_str} edit").With("path", in.Path)
+			case len(in.Edits) > maxEdits:
+				return toolErr(InvalidInput, "edits has %d entries, over the limit of %d; split the change into several calls", len(in.Edits), maxEdits).With("path", in.Path)
+			}
+			for i, e := range in.Edits {
+				if err := checkEdit(in.Path, e.edit(), fmt.Sprintf("edits[%d]: ", i)); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}, runMultiEdit)
+}
+
+func (e EditItem) edit() textedit.Edit {
+	return textedit.Edit{Old: e.OldStr, New: e.NewStr, ReplaceAll: e.ReplaceAll}
+}
+
+func runMultiEdit(_ context.Context, env *tool.Env, in MultiEditInput) (*EditOutput, error) {
+	st := stateOf(env)
+	f, terr := loadText(st, in.Path)
+	if terr != nil {
+		return nil, terr
+	}
+	edits := make([]textedit.Edit, len(in.Edits))
+	for i, e := range in.Edits {
+		edits[i] = e.edit()
+	}
+	res, err := textedit.ApplyAll(f.text, edits)
+	if err != nil {
+		var ee *textedit.EditError
+		if errors.As(err, &ee) {
+			terr := editErr(f, ee.Err, edits[ee.Index], fmt.Sprintf("edits[%d]: ", ee.Index))
+			switch {
+			case ee.Index == 1:
+				terr.Message += " (edits apply in order: edits[1] is matched against the text as edits[0] left it)"
+			case ee.Index > 1:
+				terr.Message += fmt.Sprintf(" (edits apply in order: edits[%d] is matched against the text as edits[0] to edits[%d] left it)", ee.Index, ee.Index-1)
+			}
+			terr.Message += "; no edit was applied"
+			return nil, terr.With("index", ee.Index)
+		}
+		if errors.Is(err, textedit.ErrNoChange) {
+			return nil, toolErr(InvalidInput, "the edits together leave %s as it is; nothing was changed", f.p.Abs).With("path", f.p.Abs)
+		}
+		return nil, toolErr(InternalError, "edit of %s failed: %v", f.p.Abs, err).With("path", f.p.Abs)
+	}
+	return finishEdit(st, f, res, len(edits))
+}

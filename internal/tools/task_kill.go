@@ -1,0 +1,73 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hands-dev/hands/internal/jobs"
+	"github.com/hands-dev/hands/tool"
+)
+
+//go:embed task_kill.md
+var taskKillDescription string
+
+// TaskKillInput is the input of task_kill.
+type TaskKillInput struct {
+	TaskID string `json:"task_id" jsonschema:"the id of the background task to stop"`
+}
+
+// TaskKillOutput is what task_kill returns.
+type TaskKillOutput struct {
+	TaskID string `json:"task_id"`
+	// AlreadyFinished reports that the task had ended before the call.
+	AlreadyFinished bool   `json:"already_finished,omitzero"`
+	Status          string `json:"status"`
+}
+
+// TaskKill returns the task_kill tool.
+func TaskKill() tool.Tool {
+	return tool.New(tool.Spec[TaskKillInput]{
+		Name:        "task_kill",
+		Title:       "Stop a background task",
+		Description: taskKillDescription,
+		Destructive: true,
+		Idempotent:  true,
+		Validate: func(_ context.Context, env *tool.Env, in TaskKillInput) error {
+			if strings.TrimSpace(in.TaskID) == "" {
+				return toolErr(InvalidInput, "task_id is empty; give the id that bash returned for a background command")
+			}
+			if stateOf(env).Jobs == nil {
+				return toolErr(BashTaskNotFound, "no background task %q: this session has no shell", in.TaskID)
+			}
+			return nil
+		},
+	}, func(ctx context.Context, env *tool.Env, in TaskKillInput) (*TaskKillOutput, error) {
+		st := stateOf(env)
+		err := st.Jobs.Kill(in.TaskID)
+		out := &TaskKillOutput{TaskID: in.TaskID, Status: string(jobs.Killed)}
+		switch {
+		case err == nil:
+		case errors.Is(err, jobs.ErrNotRunning):
+			out.AlreadyFinished = true
+			if res, oerr := st.Jobs.Output(ctx, in.TaskID, false, 0); oerr == nil {
+				out.Status = string(res.Status)
+			}
+		default:
+			return nil, taskErr(err, in.TaskID)
+		}
+		return out, nil
+	})
+}
+
+func errorsIsNotFound(err error) bool { return errors.Is(err, jobs.ErrNotFound) }
+
+// Content renders the output as the native profile shows it.
+func (o *TaskKillOutput) Content() []tool.Content {
+	if o.AlreadyFinished {
+		return []tool.Content{tool.Text(fmt.Sprintf("task %s had already finished (%s); nothing to stop", o.TaskID, o.Status))}
+	}
+	return []tool.Content{tool.Text(fmt.Sprintf("task %s killed (its whole process group)", o.TaskID))}
+}

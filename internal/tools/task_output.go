@@ -1,0 +1,121 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hands-dev/hands/internal/jobs"
+	"github.com/hands-dev/hands/tool"
+)
+
+//go:embed task_output.md
+var taskOutputDescription string
+
+// TaskOutputInput is the input of task_output.
+type TaskOutputInput struct {
+	TaskID  string `json:"task_id" jsonschema:"the id bash returned for the background task"`
+	Block   *bool  `json:"block,omitempty" jsonschema:"wait for the task to finish; default true"`
+	Timeout int    `json:"timeout,omitzero" jsonschema:"how long to wait in milliseconds when blocking; default 30000, at most 600000"`
+}
+
+// TaskOutputOutput is what task_output returns.
+type TaskOutputOutput struct {
+	TaskID  string `json:"task_id"`
+	Command string `json:"command"`
+	// Status is running, exited, killed or timed out.
+	Status string `json:"status"`
+	// ExitCode is set once the task finished.
+	ExitCode *int   `json:"exit_code,omitempty"`
+	Signal   string `json:"signal,omitempty"`
+	// Output is what the task wrote since the previous read.
+	Output         string `json:"output"`
+	Truncated      bool   `json:"truncated,omitzero"`
+	FullOutputPath string `json:"full_output_path,omitempty"`
+	CwdNote        string `json:"cwd_note,omitempty"`
+	DurationMS     int64  `json:"duration_ms"`
+}
+
+// defaultTaskWait is how long task_output blocks by default.
+const defaultTaskWait = 30 * time.Second
+
+// TaskOutput returns the task_output tool.
+func TaskOutput() tool.Tool {
+	return tool.New(tool.Spec[TaskOutputInput]{
+		Name:        "task_output",
+		Title:       "Read a background task's output",
+		Description: taskOutputDescription,
+		ReadOnly:    true,
+		Validate: func(_ context.Context, env *tool.Env, in TaskOutputInput) error {
+			st := stateOf(env)
+			if strings.TrimSpace(in.TaskID) == "" {
+				return toolErr(InvalidInput, "task_id is empty; give the id that bash returned for a background command")
+			}
+			if in.Timeout < 0 || time.Duration(in.Timeout)*time.Millisecond > st.Limits.BashMaxTimeout {
+				return toolErr(InvalidInput, "timeout %d ms is out of range; give 0 to %d milliseconds", in.Timeout, st.Limits.BashMaxTimeout.Milliseconds())
+			}
+			if st.Jobs == nil {
+				return toolErr(BashTaskNotFound, "no background task %q: this session has no shell", in.TaskID)
+			}
+			return nil
+		},
+	}, runTaskOutput)
+}
+
+func runTaskOutput(ctx context.Context, env *tool.Env, in TaskOutputInput) (*TaskOutputOutput, error) {
+	st := stateOf(env)
+	block := in.Block == nil || *in.Block
+	wait := defaultTaskWait
+	if in.Timeout > 0 {
+		wait = time.Duration(in.Timeout) * time.Millisecond
+	}
+	res, err := st.Jobs.Output(ctx, in.TaskID, block, wait)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, taskErr(err, in.TaskID)
+	}
+	out := &TaskOutputOutput{
+		TaskID: res.ID, Command: res.Command, Status: string(res.Status), Signal: res.Signal,
+		Output: res.Output.String(), Truncated: res.Output.Truncated(), FullOutputPath: res.Output.Path,
+		CwdNote: res.CwdReset, DurationMS: res.Duration.Milliseconds(),
+	}
+	if res.Status != jobs.Running {
+		code := res.ExitCode
+		out.ExitCode = &code
+	}
+	return out, nil
+}
+
+// taskErr maps a job lookup error to a coded one.
+func taskErr(err error, id string) *tool.Error {
+	if errorsIsNotFound(err) {
+		return toolErr(BashTaskNotFound, "no background task %q in this session; use the task_id that bash returned when it started the command", id).With("task_id", id)
+	}
+	return toolErr(IOError, "could not read task %s: %v", id, err).With("task_id", id)
+}
+
+// Content renders the output as the native profile shows it.
+func (o *TaskOutputOutput) Content() []tool.Content {
+	var b strings.Builder
+	fmt.Fprintf(&b, "task %s (%s): %s", o.TaskID, o.Command, o.Status)
+	if o.ExitCode != nil {
+		fmt.Fprintf(&b, ", exit code %d", *o.ExitCode)
+	}
+	if o.Signal != "" {
+		fmt.Fprintf(&b, ", killed by %s", o.Signal)
+	}
+	b.WriteString("\n")
+	if o.CwdNote != "" {
+		fmt.Fprintf(&b, "[%s]\n", o.CwdNote)
+	}
+	if o.Output == "" {
+		b.WriteString("(no new output)")
+	} else {
+		b.WriteString(strings.TrimSuffix(o.Output, "\n"))
+	}
+	return []tool.Content{tool.Text(b.String())}
+}

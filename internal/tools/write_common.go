@@ -1,0 +1,226 @@
+package tools
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/hands-dev/hands/internal/sandbox"
+	"github.com/hands-dev/hands/internal/textedit"
+	"github.com/hands-dev/hands/tool"
+)
+
+// This file holds what the tools that change files share: resolving a path
+// to write, the read-before-write rule, loading a text file for an edit and
+// writing the result back atomically.
+
+// resolveTarget resolves a path a tool will write or edit. Beyond resolve, a
+// path that cannot name a file (a NUL byte, "~", a trailing slash, a file
+// used as a directory on the way) is an INVALID_INPUT that says why.
+func resolveTarget(st *State, path string) (sandbox.Path, *tool.Error) {
+	if strings.TrimSpace(path) == "" {
+		return resolve(st, path)
+	}
+	if strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(os.PathSeparator)) {
+		return sandbox.Path{}, toolErr(InvalidInput, "path %q ends in a slash, which names a directory; give the path of a file", path).With("path", path)
+	}
+	p, err := st.FS.Resolve(st.Cwd(), path)
+	var se *sandbox.Error
+	if errors.As(err, &se) && (se.Kind == sandbox.Invalid || se.Kind == sandbox.NotDir) {
+		reason := se.Reason
+		if reason == "" {
+			reason = se.Error()
+		}
+		if se.Kind == sandbox.NotDir {
+			reason += ", so it cannot hold other files; check the path"
+		}
+		return sandbox.Path{}, toolErr(InvalidInput, "path %q cannot name a file: %s", path, reason).With("path", path)
+	}
+	if err != nil {
+		return sandbox.Path{}, fsErr(err, "resolve", path)
+	}
+	return p, nil
+}
+
+// statTarget returns what is at p: nil when nothing exists there yet. A
+// directory or any other non-regular file is an INVALID_INPUT.
+func statTarget(st *State, p sandbox.Path) (os.FileInfo, *tool.Error) {
+	fi, err := st.FS.Stat(p)
+	switch {
+	case errors.Is(err, sandbox.ErrNotFound):
+		return nil, nil
+	case err != nil:
+		return nil, fsErr(err, "stat", p.Abs)
+	case fi.IsDir():
+		return nil, toolErr(InvalidInput, "%s is a directory, not a file; give the path of a file", p.Abs).With("path", p.Abs)
+	case !fi.Mode().IsRegular():
+		return nil, toolErr(InvalidInput, "%s is not a regular file (mode %s); only regular files can be written", p.Abs, fi.Mode()).With("path", p.Abs)
+	}
+	return fi, nil
+}
+
+// checkFresh enforces read-before-write on the existing file at p: this
+// session must have read it (or written it), and it must not have changed
+// since. data is the file's current content, or nil when it has not been
+// read; checkFresh reads it when the hash must decide. It returns the
+// content when it read it.
+func checkFresh(st *State, p sandbox.Path, fi os.FileInfo, data []byte, verb string) ([]byte, *tool.Error) {
+	seen, ok := st.Ledger.Lookup(p.Abs)
+	if !ok {
+		return nil, toolErr(FileNotViewed, "%s has not been read in this session; read it first, then %s it", p.Abs, verb).With("path", p.Abs)
+	}
+	changed := false
+	switch {
+	case seen.Partial:
+		// Only a window of a large file was read: size and time decide.
+		changed = !seen.Unchanged(fi, nil)
+	case fi.Size() != seen.Size:
+		changed = true
+	default:
+		if data == nil {
+			var err *tool.Error
+			if data, err = readFile(st, p); err != nil {
+				return nil, err
+			}
+		}
+		changed = !seen.Unchanged(fi, data)
+	}
+	if changed {
+		return nil, toolErr(FileChanged, "%s has changed on disk since this session read it (%s); read it again, then %s it, so that those changes are not lost",
+			p.Abs, changeNote(seen, fi), verb).With("path", p.Abs)
+	}
+	return data, nil
+}
+
+// changeNote says how a file differs from what the ledger saw.
+func changeNote(seen Seen, fi os.FileInfo) string {
+	if fi.Size() != seen.Size {
+		return fmt.Sprintf("it was %d bytes, now %d", seen.Size, fi.Size())
+	}
+	if !fi.ModTime().Equal(seen.ModTime) {
+		return fmt.Sprintf("modified at %s", fi.ModTime().Format(time.RFC3339))
+	}
+	return "same size, different content"
+}
+
+// readFile reads the whole regular file at p.
+func readFile(st *State, p sandbox.Path) ([]byte, *tool.Error) {
+	f, err := st.FS.Open(p)
+	if err != nil {
+		return nil, fsErr(err, "open", p.Abs)
+	}
+	defer f.Close()
+	data, err := readSized(f)
+	if err != nil {
+		return nil, toolErr(IOError, "could not read %s: %v", p.Abs, err).With("path", p.Abs)
+	}
+	return data, nil
+}
+
+// readSized reads f to the end into a buffer sized by its length, as
+// os.ReadFile does, so that a large file is not copied while the buffer
+// grows.
+func readSized(f *os.File) ([]byte, error) {
+	size := 512
+	if fi, err := f.Stat(); err == nil && fi.Size() > 0 && fi.Size() < 1<<40 {
+		size = int(fi.Size()) + 1 // one more byte to see the end at once
+	}
+	data := make([]byte, 0, size)
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)] // the file grew
+		}
+	}
+}
+
+// textFile is a text file loaded for an edit: its decoded text and how to
+// encode it back.
+type textFile struct {
+	p    sandbox.Path
+	text string
+	enc  textedit.Encoding
+}
+
+// loadText loads the existing text file at path for an edit: inside the
+// roots, within the size limit, read by this session and unchanged since,
+// and text rather than binary.
+func loadText(st *State, path string) (*textFile, *tool.Error) {
+	p, terr := resolveTarget(st, path)
+	if terr != nil {
+		return nil, terr
+	}
+	fi, terr := statTarget(st, p)
+	if terr != nil {
+		return nil, terr
+	}
+	if fi == nil {
+		return nil, toolErr(PathNotFound, "%s does not exist; check the path, or to create a new file write it whole instead of editing", p.Abs).With("path", p.Abs)
+	}
+	if fi.Size() > st.Limits.MaxFileSize {
+		return nil, toolErr(FileTooLarge, "%s is %d bytes, over the %d-byte limit for edits; edit a smaller file, or change it with a shell command", p.Abs, fi.Size(), st.Limits.MaxFileSize).With("path", p.Abs)
+	}
+	data, terr := readFile(st, p)
+	if terr != nil {
+		return nil, terr
+	}
+	if _, terr := checkFresh(st, p, fi, data, "edit"); terr != nil {
+		return nil, terr
+	}
+	text, enc, err := textedit.Decode(data)
+	if err != nil {
+		return nil, toolErr(BinaryFile, "%s is a binary file (%d bytes) and cannot be edited as text", p.Abs, len(data)).With("path", p.Abs)
+	}
+	return &textFile{p: p, text: text, enc: enc}, nil
+}
+
+// encode turns the edited text back into the file's encoding.
+func (f *textFile) encode(text string, st *State) ([]byte, *tool.Error) {
+	out, err := textedit.Encode(text, f.enc)
+	if err != nil {
+		return nil, toolErr(InvalidInput, "the edit cannot be written to %s without changing its encoding (%s): %v; nothing was changed",
+			f.p.Abs, f.enc, err).With("path", f.p.Abs)
+	}
+	if int64(len(out)) > st.Limits.MaxFileSize {
+		return nil, toolErr(FileTooLarge, "the edit would make %s %d bytes, over the %d-byte limit; nothing was changed", f.p.Abs, len(out), st.Limits.MaxFileSize).With("path", f.p.Abs)
+	}
+	return out, nil
+}
+
+// commit writes data to p atomically (keeping an existing file's mode and
+// owner, writing through a symlink) and records the new content in the
+// ledger, so that the session may edit the file again without reading it.
+func commit(st *State, p sandbox.Path, data []byte) (created bool, terr *tool.Error) {
+	created, err := st.FS.WriteFile(p, data, 0)
+	if err != nil {
+		if errors.Is(err, sandbox.ErrIsDir) {
+			return false, toolErr(InvalidInput, "%s is a directory, not a file; give the path of a file", p.Abs).With("path", p.Abs)
+		}
+		return false, fsErr(err, "write", p.Abs)
+	}
+	if fi, err := st.FS.Stat(p); err == nil {
+		st.Ledger.Record(p.Abs, fi, data, false)
+	} else {
+		st.Ledger.Forget(p.Abs)
+	}
+	return created, nil
+}
+
+// encodingLabel names an encoding for results: "" for plain UTF-8 with LF
+// endings, the usual case.
+func encodingLabel(e textedit.Encoding) string {
+	if e.Kind == textedit.UTF8 && !e.BOM && !e.CRLF && !e.Mixed {
+		return ""
+	}
+	return e.String()
+}
