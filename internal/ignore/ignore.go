@@ -53,8 +53,9 @@ func (m Match) String() string {
 // match nothing. It is safe for concurrent use.
 type Rules struct {
 	rules []rule
-	// names maps a literal base-name pattern to the highest index of a
-	// rule with that name, so that most rules are found without a scan.
+	// names maps a literal base-name pattern to the indexes (ascending)
+	// of the rules with that name, so that most rules are found without
+	// a scan.
 	names map[string][]int
 	other []int // indexes of the rules not in names, ascending
 }
