@@ -14,8 +14,11 @@ cd "$(dirname "$0")/.."
 RUNS=${1:-10}
 SRC=$(go env GOROOT)/src
 BIG=${BENCH_BIG:-/tmp/hands-bench-10x}
-BIN=$(mktemp -d)/searchbench
+BINDIR=$(mktemp -d)
+BIN=$BINDIR/searchbench
+HANDS=$BINDIR/hands
 go build -o "$BIN" ./bench/cmd/searchbench
+go build -o "$HANDS" ./cmd/hands
 command -v rg >/dev/null || { echo "ripgrep (rg) is required" >&2; exit 1; }
 
 if [ ! -f "$BIG/.complete" ]; then
@@ -51,6 +54,14 @@ CASES=(
 	"count -c 'func main'|rg -c 'func main' DIR|$BIN -c 'func main' DIR"
 	"glob '**/*.go' (vs rg --files)|rg --files -g '*.go' DIR|$BIN -glob '**/*.go' DIR"
 	"glob '**/*_test.go' (vs rg --files)|rg --files -g '*_test.go' DIR|$BIN -glob '**/*_test.go' DIR"
+)
+# The same searches through the hands command: process start, runtime and
+# session set-up, the tool's paging and rendering included.
+CASES+=(
+	"hands call grep content 'func main'|rg -n 'func main' DIR|$HANDS call --root DIR grep '{\"pattern\":\"func main\",\"output_mode\":\"content\"}'"
+	"hands call grep files 'func main'|rg -l 'func main' DIR|$HANDS call --root DIR grep '{\"pattern\":\"func main\"}'"
+	"hands call grep count -i 'func main'|rg -c -i 'func main' DIR|$HANDS call --root DIR grep '{\"pattern\":\"func main\",\"output_mode\":\"count\",\"-i\":true}'"
+	"hands call glob '**/*.go'|rg --files -g '*.go' DIR|$HANDS call --root DIR glob '{\"pattern\":\"**/*.go\"}'"
 )
 if command -v fdfind >/dev/null; then
 	CASES+=("glob '**/*.go' (vs fd)|fdfind -t f -g '*.go' DIR|$BIN -glob '**/*.go' DIR")
