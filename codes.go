@@ -24,6 +24,7 @@ const (
 	BashTaskLimit         = tools.BashTaskLimit
 	BashTaskNotFound      = tools.BashTaskNotFound
 	CommandRejected       = tools.CommandRejected
+	CommandFailed         = tools.CommandFailed
 	StrReplaceNotFound    = tools.StrReplaceNotFound
 	StrReplaceAmbiguous   = tools.StrReplaceAmbiguous
 	GrepInvalidPattern    = tools.GrepInvalidPattern

@@ -44,6 +44,7 @@ func (r *Runtime) NewSession() (*Session, error) {
 		return nil, fmt.Errorf("hands: session temp dir: %w", err)
 	}
 	s := &Session{rt: r, tmp: tmp, state: tools.NewState(r.fs, r.limits, tmp)}
+	s.state.Files = r.profile.Files
 	if err := r.startShell(s.state); err != nil {
 		os.RemoveAll(tmp)
 		return nil, err
@@ -58,7 +59,7 @@ func (r *Runtime) NewSession() (*Session, error) {
 		Policy:     r.opts.Policy,
 		Hooks:      r.opts.Hooks,
 		Middleware: r.opts.Middleware,
-		Render:     r.profile.RenderFunc(),
+		Render:     r.profile.RenderFunc(r.fs.Roots()),
 		Save:       s.save,
 	}
 	if r.opts.Ask != nil {
@@ -162,3 +163,9 @@ func (r *Runtime) confinePolicy(tempDir string) confine.Policy {
 func (r *Runtime) Confinement() string {
 	return confine.Status(r.confinePolicy(os.TempDir())).String()
 }
+
+// Todo is one task of a session's list (the todo_write tool's).
+type Todo = tools.Todo
+
+// Todos returns the session's task list, as the model last wrote it.
+func (s *Session) Todos() []Todo { return s.state.Todos.List() }

@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -280,20 +281,32 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 func cmdTools(args []string, stdout, stderr io.Writer) int {
 	var c common
 	var asJSON bool
-	fs := newFlags("tools", "tools [flags] [--json]", stderr)
+	var format string
+	fs := newFlags("tools", "tools [flags] [--json | --format API]", stderr)
 	c.register(fs)
 	fs.BoolVar(&asJSON, "json", false, "print the full definitions (names, descriptions, schemas, metadata) as JSON")
+	fs.StringVar(&format, "format", "", "print the definitions shaped for a model API's tool-calling request: "+strings.Join(toolFormats, ", "))
 	if ok, code := parse(fs, args, stderr); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {
 		return usageErr(stderr, "tools takes no arguments, got %q", fs.Args())
 	}
+	if format != "" && (asJSON || !slices.Contains(toolFormats, format)) {
+		return usageErr(stderr, "--format takes one of %s, without --json", strings.Join(toolFormats, ", "))
+	}
 	rt, _, code := runtimeFrom(&c, stderr)
 	if rt == nil {
 		return code
 	}
 	defer rt.Close()
+	if format != "" {
+		if err := printFormat(stdout, format, rt.Tools()); err != nil {
+			fmt.Fprintf(stderr, "hands: %v\n", err)
+			return exitTool
+		}
+		return exitOK
+	}
 	if asJSON {
 		b, err := hands.Catalogue(rt.Tools())
 		if err != nil {
@@ -303,9 +316,13 @@ func cmdTools(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s\n", b)
 		return exitOK
 	}
+	width := 0
+	for _, t := range rt.Tools() {
+		width = max(width, len(t.Name))
+	}
 	for _, t := range rt.Tools() {
 		first, _, _ := strings.Cut(t.Description, "\n")
-		fmt.Fprintf(stdout, "%-16s %s\n", t.Name, first)
+		fmt.Fprintf(stdout, "%-*s  %s\n", width, t.Name, first)
 	}
 	return exitOK
 }

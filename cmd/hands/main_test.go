@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -325,4 +326,73 @@ func TestServeHTTPOffLoopbackNeedsAToken(t *testing.T) {
 	if code != exitUsage || !strings.Contains(errOut, "--http-token") {
 		t.Errorf("code %d, %q", code, errOut)
 	}
+}
+
+// TestJobsDieWithTheServer starts a background job over MCP, then ends the
+// server by closing its stdin or by a signal, and checks /proc for the job.
+func TestJobsDieWithTheServer(t *testing.T) {
+	for _, how := range []string{"stdin-closed", "SIGTERM", "SIGKILL"} {
+		t.Run(how, func(t *testing.T) {
+			root := workspace(t)
+			cmd := exec.Command(binary, "serve", "--root", root)
+			stdin, _ := cmd.StdinPipe()
+			stdout, _ := cmd.StdoutPipe()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			r := bufio.NewReader(stdout)
+			send := func(s string) { io.WriteString(stdin, s+"\n") }
+			recv := func() string {
+				line, err := r.ReadString('\n')
+				if err != nil {
+					t.Fatalf("reading: %v", err)
+				}
+				return line
+			}
+			n := time.Now().UnixNano()
+			marker := fmt.Sprintf("%d.%06d", 7000+n%1000, n/1000%1000000)
+			send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
+			recv()
+			send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+			send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"bash","arguments":{"command":"sleep ` + marker + ` & sleep ` + marker + `","run_in_background":true}}}`)
+			if line := recv(); !strings.Contains(line, "job-1") {
+				t.Fatalf("no job started: %s", line)
+			}
+			deadline := time.Now().Add(5 * time.Second)
+			for len(sleepers(marker)) < 2 && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if len(sleepers(marker)) < 2 {
+				t.Fatal("the job's processes did not start")
+			}
+			switch how {
+			case "stdin-closed":
+				stdin.Close()
+			case "SIGTERM":
+				cmd.Process.Signal(syscall.SIGTERM)
+			case "SIGKILL":
+				cmd.Process.Kill()
+			}
+			cmd.Wait()
+			deadline = time.Now().Add(15 * time.Second)
+			for len(sleepers(marker)) > 0 && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond)
+			}
+			if pids := sleepers(marker); len(pids) > 0 {
+				t.Errorf("job processes outlived the server: %v", pids)
+			}
+		})
+	}
+}
+
+func sleepers(marker string) []string {
+	var pids []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && strings.Contains(strings.ReplaceAll(string(b), "\x00", " "), "sleep "+marker) {
+			pids = append(pids, e.Name())
+		}
+	}
+	return pids
 }

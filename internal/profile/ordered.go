@@ -3,6 +3,7 @@ package profile
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 )
 
 // renameKeys renames the keys of a JSON object, keeping their order.
@@ -19,23 +20,15 @@ func renameKeys(obj json.RawMessage, names map[string]string) json.RawMessage {
 	return writeObject(keys, vals)
 }
 
-// marshalOrdered writes m with the key order of orig (new keys last).
-func marshalOrdered(orig json.RawMessage, m map[string]json.RawMessage) (json.RawMessage, error) {
-	keys, _, err := orderedObject(orig)
-	if err != nil {
-		return nil, err
-	}
-	vals := make([]json.RawMessage, len(keys))
-	for i, k := range keys {
-		vals[i] = m[k]
-	}
-	return writeObject(keys, vals), nil
-}
-
+// orderedObject returns the keys and raw values of a JSON object, in order.
 func orderedObject(obj json.RawMessage) ([]string, []json.RawMessage, error) {
 	dec := json.NewDecoder(bytes.NewReader(obj))
-	if _, err := dec.Token(); err != nil {
+	t, err := dec.Token()
+	if err != nil {
 		return nil, nil, err
+	}
+	if t != json.Delim('{') {
+		return nil, nil, fmt.Errorf("not a JSON object")
 	}
 	var keys []string
 	var vals []json.RawMessage

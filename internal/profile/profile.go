@@ -1,17 +1,29 @@
 // Package profile turns the core tools into the tool surface one
 // specification fixes: names, parameter names, descriptions, and the text of
 // results and errors. A profile renames and re-renders; it never changes
-// what a tool does.
+// what a tool does. Where a document describes a behaviour the core lacks,
+// the core has a switch (tools.FilePolicy, tools.ShellPolicy) and the
+// profile sets it.
+//
+// Profiles: native (seed 000, the default), claude (seed 003), gemini (seed
+// 001), envelope (seed 002) and taskdaemon (seed 004). Each is a table of
+// entries (Entry) plus one rendering function; descriptions are embedded
+// .md files under desc/.
 package profile
 
 import (
+	"bytes"
 	"context"
+	"embed"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/hands-dev/hands/internal/tools"
 	"github.com/hands-dev/hands/tool"
 )
 
@@ -28,33 +40,104 @@ type Profile struct {
 	// RejectSubstitution refuses shell commands that use command
 	// substitution.
 	RejectSubstitution bool
-	// Render, when set, rewrites a result's content in the profile's words;
-	// the core's structured output and error code stay.
-	Render func(e Entry, res *tool.Result, out any)
+	// Files are the file tools' switches for this profile's sessions.
+	Files tools.FilePolicy
+	// Render, when set, rewrites a result in the profile's words: its
+	// content always, and where the document says so whether it is an
+	// error. The core's structured output and error code stay, except
+	// where the profile's document fixes the structured shape (envelope).
+	Render func(r *Rendering)
 }
 
 // Entry exposes one core tool.
 type Entry struct {
 	// Core is the core tool's name; Name the exposed one.
 	Core, Name string
-	// Params renames parameters: core name → exposed name.
-	Params map[string]string
+	// Title replaces the core title when non-empty.
+	Title string
 	// Description replaces the core description when non-empty.
 	Description string
+	// Params, when non-nil, lists the exposed parameters in the order
+	// they are offered. Core parameters not listed are hidden: a call that
+	// gives one is refused as giving an unknown parameter, and the core
+	// sees its zero value or its Fixed value. Nil exposes the core's
+	// parameters as they are.
+	Params []Param
+	// Required, when non-nil, is the exposed schema's required list;
+	// otherwise a parameter is required when the core requires it and it
+	// has no Default.
+	Required []string
+	// Fixed sets hidden core parameters (core name → JSON value) on every
+	// call.
+	Fixed map[string]any
+	// Transform adjusts the arguments, by core name, after renaming,
+	// defaults and Fixed values and before the core decodes them (a value
+	// convention that differs from the core's, such as a 0-based offset).
+	// A returned *tool.Error is the call's result.
+	Transform func(args map[string]json.RawMessage) *tool.Error
+	// OutputSchema replaces the core output schema when the profile
+	// changes the shape of the structured content.
+	OutputSchema json.RawMessage
+	// MaxResultChars replaces the core bound on the result text, for
+	// profiles that bound it themselves while rendering.
+	MaxResultChars int
+}
+
+// Param is one exposed parameter.
+type Param struct {
+	// Name is the exposed name; Core the core parameter it sets ("" means
+	// the same name).
+	Name, Core string
+	// Description replaces the core description when non-empty.
+	Description string
+	// Default is applied when the call leaves the parameter out, and shown
+	// in the schema.
+	Default any
+	// Schema holds extra JSON Schema keywords for the parameter, as a JSON
+	// object whose keys are added (or replace the core's) in order, such
+	// as {"enum":[…]} or {"minimum":0}.
+	Schema string
+	// Aliases are other names accepted for the parameter and not shown in
+	// the schema (names older clients sent).
+	Aliases []string
+	// Items, for an array of objects, are the exposed parameters of each
+	// element.
+	Items []Param
+}
+
+func (p Param) core() string {
+	if p.Core != "" {
+		return p.Core
+	}
+	return p.Name
+}
+
+//go:embed desc
+var descFS embed.FS
+
+// desc returns an embedded description, without its final newline. A
+// missing file is a programming mistake.
+func desc(name string) string {
+	b, err := descFS.ReadFile("desc/" + name)
+	if err != nil {
+		panic(fmt.Sprintf("profile: %v", err))
+	}
+	return strings.TrimSuffix(string(b), "\n")
+}
+
+var profiles = map[string]func() *Profile{
+	"native":     native,
+	"claude":     claude,
+	"gemini":     gemini,
+	"envelope":   envelope,
+	"taskdaemon": taskdaemon,
 }
 
 // Names lists the profiles.
 func Names() []string {
-	names := make([]string, 0, len(profiles))
-	for n := range profiles {
-		names = append(names, n)
-	}
+	names := slices.Collect(maps.Keys(profiles))
 	sort.Strings(names)
 	return names
-}
-
-var profiles = map[string]func() *Profile{
-	"native": native,
 }
 
 // Get returns the profile called name; "" is native.
@@ -71,7 +154,8 @@ func Get(name string) (*Profile, error) {
 
 // Apply wraps the core tools as the profile exposes them, in the profile's
 // order; core tools the profile does not name are left out, and entries
-// whose core tool is missing are skipped.
+// whose core tool is missing are skipped. An entry that names a parameter
+// the core tool lacks panics: the table is wrong.
 func (p *Profile) Apply(core []tool.Tool) []tool.Tool {
 	byName := map[string]tool.Tool{}
 	for _, t := range core {
@@ -83,7 +167,7 @@ func (p *Profile) Apply(core []tool.Tool) []tool.Tool {
 		if !ok {
 			continue
 		}
-		out = append(out, wrap(t, e))
+		out = append(out, wrap(t, e, p.Render != nil))
 	}
 	return out
 }
@@ -98,109 +182,393 @@ func (p *Profile) Entry(name string) (Entry, bool) {
 	return Entry{}, false
 }
 
-// RenderFunc returns the executor's Render hook for this profile.
-func (p *Profile) RenderFunc() func(info tool.Info, res *tool.Result, out any) {
+// Rendering is one result as a profile's Render sees it.
+type Rendering struct {
+	// Entry is the exposed tool.
+	Entry Entry
+	// Res is the result to rewrite: its content, and where the profile's
+	// document says so its error state and structured content.
+	Res *tool.Result
+	// In is the core input of a call that ran (tools.ReadInput, …); nil
+	// when the call failed before it ran or failed.
+	In any
+	// Out is the core output on success; nil on failure.
+	Out any
+	// Roots are the session's roots, for paths shown relative to them.
+	Roots []string
+	// Limit is the core bound on the result text.
+	Limit int
+}
+
+// Text sets the result's content to one text block.
+func (r *Rendering) Text(s string) { r.Res.Content = []tool.Content{tool.Text(s)} }
+
+// Err returns the call's error, or nil on success.
+func (r *Rendering) Err() *tool.Error {
+	if !r.Res.IsError {
+		return nil
+	}
+	if r.Res.Err == nil {
+		r.Res.Err = &tool.Error{Code: r.Res.Code, Message: r.Res.TextOf()}
+	}
+	return r.Res.Err
+}
+
+// Fail turns a successful call into a failure the model reads as text,
+// with code in the structured content (as every error has) and details.
+func (r *Rendering) Fail(code tool.Code, text string, details map[string]any) {
+	err := &tool.Error{Code: code, Message: text, Details: details}
+	r.Res.IsError, r.Res.Code, r.Res.Err = true, code, err
+	r.Res.Structured = tool.ErrorData{Code: code, Message: text, Details: details}
+	r.Text(text)
+}
+
+// detail returns the error detail key as a string, or "".
+func (r *Rendering) detail(key string) string {
+	if e := r.Err(); e != nil {
+		if v, ok := e.Details[key]; ok {
+			return fmt.Sprint(v)
+		}
+	}
+	return ""
+}
+
+// Rel returns path relative to the root that holds it, or path itself when
+// no root does.
+func (r *Rendering) Rel(path string) string {
+	best := ""
+	for _, root := range r.Roots {
+		root = strings.TrimSuffix(root, "/")
+		if path == root {
+			return "."
+		}
+		if strings.HasPrefix(path, root+"/") && len(root) > len(best) {
+			best = root
+		}
+	}
+	if best == "" {
+		return path
+	}
+	return path[len(best)+1:]
+}
+
+// RenderFunc returns the executor's Render hook for this profile, for a
+// session over roots; nil when the profile renders nothing itself.
+func (p *Profile) RenderFunc(roots []string) func(info tool.Info, res *tool.Result, out any) {
 	if p.Render == nil {
 		return nil
 	}
 	return func(info tool.Info, res *tool.Result, out any) {
-		if e, ok := p.Entry(info.Name); ok {
-			p.Render(e, res, out)
+		var in any
+		c, carried := out.(*carrier)
+		if carried {
+			in, out = c.in, c.out
+			res.Structured = out
 		}
+		e, ok := p.Entry(info.Name)
+		if !ok {
+			return
+		}
+		limit := info.MaxResultChars
+		switch {
+		case carried:
+			limit = c.limit
+		case e.MaxResultChars != 0:
+			limit = 0 // the entry's own bound is not the core's
+		}
+		if limit <= 0 {
+			limit = tool.DefaultMaxResultChars
+		}
+		p.Render(&Rendering{Entry: e, Res: res, In: in, Out: out, Roots: roots, Limit: limit})
 	}
 }
 
-// renamed is a core tool under a profile's names.
-type renamed struct {
-	core tool.Tool
-	info tool.Info
-	// in maps exposed parameter names to core ones.
-	in map[string]string
+// carrier is a core output travelling with its input to the profile's
+// renderer, which unwraps it. It marshals and renders as the output itself,
+// so that a host without the renderer sees nothing different.
+type carrier struct {
+	in, out any
+	limit   int
 }
 
-func wrap(t tool.Tool, e Entry) tool.Tool {
+func (c *carrier) MarshalJSON() ([]byte, error) { return json.Marshal(c.out) }
+
+func (c *carrier) Content() []tool.Content {
+	if ct, ok := c.out.(tool.Contenter); ok {
+		return ct.Content()
+	}
+	b, err := json.MarshalIndent(c.out, "", "  ")
+	if err != nil {
+		return []tool.Content{tool.Text(fmt.Sprint(c.out))}
+	}
+	return []tool.Content{tool.Text(string(b))}
+}
+
+// wrapped is a core tool under a profile's names.
+type wrapped struct {
+	core tool.Tool
+	info tool.Info
+	e    Entry
+	// carry makes Run hand its input to the renderer.
+	carry bool
+	// byName maps exposed names and aliases to parameters.
+	byName map[string]Param
+	// exposed lists the exposed names, sorted, for messages.
+	exposed []string
+	// renames maps core names (top level and items) to exposed ones, for
+	// messages.
+	renames []rename
+}
+
+// rename is one parameter to rename in messages.
+type rename struct {
+	core, exposed string
+	re            *regexp.Regexp
+}
+
+func wrap(t tool.Tool, e Entry, carry bool) tool.Tool {
 	info := t.Info()
+	core := info.Name
 	info.Name = e.Name
+	if e.Title != "" {
+		info.Title = e.Title
+	}
 	if e.Description != "" {
 		info.Description = e.Description
 	}
-	in := map[string]string{}
-	for c, x := range e.Params {
-		in[x] = c
+	if e.OutputSchema != nil {
+		info.OutputSchema = e.OutputSchema
 	}
-	if len(e.Params) > 0 {
-		info.InputSchema = renameSchema(info.InputSchema, e.Params)
+	if e.MaxResultChars != 0 {
+		info.MaxResultChars = e.MaxResultChars
 	}
-	return &renamed{core: t, info: info, in: in}
+	w := &wrapped{core: t, e: e, carry: carry, byName: map[string]Param{}}
+	if e.Params != nil {
+		schema, err := buildSchema(info.InputSchema, e)
+		if err != nil {
+			panic(fmt.Sprintf("profile: %s exposes %s: %v", e.Name, core, err))
+		}
+		info.InputSchema = schema
+		for _, p := range e.Params {
+			w.byName[p.Name] = p
+			w.exposed = append(w.exposed, p.Name)
+			for _, a := range p.Aliases {
+				w.byName[a] = p
+			}
+			w.renames = addRenames(w.renames, p)
+		}
+		sort.Strings(w.exposed)
+	}
+	w.info = info
+	return w
 }
 
-func (r *renamed) Info() tool.Info { return r.info }
-
-func (r *renamed) Decode(raw json.RawMessage) (any, error) {
-	if len(r.in) > 0 && len(raw) > 0 {
-		var m map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &m); err == nil {
-			out := make(map[string]json.RawMessage, len(m))
-			for k, v := range m {
-				if c, ok := r.in[k]; ok {
-					k = c
-				}
-				out[k] = v
-			}
-			raw, _ = json.Marshal(out)
-		}
+func addRenames(rs []rename, p Param) []rename {
+	if p.core() != p.Name {
+		// The name as a word that is not part of a path or a longer name.
+		re := regexp.MustCompile(`(^|[^\w/.\-])` + regexp.QuoteMeta(p.core()) + `($|[^\w/\-])`)
+		rs = append(rs, rename{core: p.core(), exposed: p.Name, re: re})
 	}
-	in, err := r.core.Decode(raw)
+	for _, it := range p.Items {
+		rs = addRenames(rs, it)
+	}
+	return rs
+}
+
+func (w *wrapped) Info() tool.Info { return w.info }
+
+func (w *wrapped) Decode(raw json.RawMessage) (any, error) {
+	args, terr := w.translate(raw)
+	if terr != nil {
+		return nil, terr
+	}
+	in, err := w.core.Decode(args)
 	if err != nil {
-		return nil, r.renameErr(err)
+		return nil, w.renameErr(err, true)
 	}
 	return in, nil
 }
 
-// renameErr speaks of parameters by their exposed names.
-func (r *renamed) renameErr(err error) error {
+// translate turns the exposed arguments into the core's: names, aliases,
+// defaults, fixed values and the entry's transform.
+func (w *wrapped) translate(raw json.RawMessage) (json.RawMessage, *tool.Error) {
+	if w.e.Params == nil && w.e.Fixed == nil && w.e.Transform == nil {
+		return raw, nil
+	}
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
+		trimmed = []byte("{}")
+	}
+	if !json.Valid(trimmed) || trimmed[0] != '{' {
+		// Not an object: the core says so in its words.
+		return raw, nil
+	}
+	keys, vals, err := orderedObject(trimmed)
+	if err != nil {
+		return raw, nil
+	}
+	args := map[string]json.RawMessage{}
+	var order []string
+	given := map[string]string{} // core name → exposed name given
+	for i, k := range keys {
+		name, v := k, vals[i]
+		if w.e.Params != nil {
+			p, ok := w.byName[k]
+			if !ok {
+				return nil, tool.Errorf(tool.InvalidInput, "invalid arguments for %s: unknown parameter %s; the parameters are %s", w.info.Name, k, strings.Join(w.exposed, ", "))
+			}
+			name = p.core()
+			if prev, dup := given[name]; dup {
+				if bytes.Equal(args[name], v) {
+					continue
+				}
+				return nil, tool.Errorf(tool.InvalidInput, "invalid arguments for %s: %s and %s name the same parameter and have different values; give only %s", w.info.Name, prev, k, p.Name)
+			}
+			given[name] = k
+			if len(p.Items) > 0 {
+				var terr *tool.Error
+				if v, terr = w.renameItems(v, p); terr != nil {
+					return nil, terr
+				}
+			}
+		}
+		if _, seen := args[name]; !seen {
+			order = append(order, name)
+		}
+		args[name] = v
+	}
+	for _, p := range w.e.Params {
+		if _, ok := args[p.core()]; ok || p.Default == nil {
+			continue
+		}
+		b, _ := json.Marshal(p.Default)
+		args[p.core()] = b
+		order = append(order, p.core())
+	}
+	for _, k := range sortedKeys(w.e.Fixed) {
+		b, _ := json.Marshal(w.e.Fixed[k])
+		if _, ok := args[k]; !ok {
+			order = append(order, k)
+		}
+		args[k] = b
+	}
+	if w.e.Transform != nil {
+		if terr := w.e.Transform(args); terr != nil {
+			return nil, terr
+		}
+		for k := range args {
+			if !slices.Contains(order, k) {
+				order = append(order, k)
+			}
+		}
+	}
+	var ks []string
+	var vs []json.RawMessage
+	for _, k := range order {
+		if v, ok := args[k]; ok {
+			ks = append(ks, k)
+			vs = append(vs, v)
+		}
+	}
+	return writeObject(ks, vs), nil
+}
+
+func sortedKeys(m map[string]any) []string {
+	ks := slices.Collect(maps.Keys(m))
+	sort.Strings(ks)
+	return ks
+}
+
+// renameItems renames the keys of the objects of an array argument;
+// other values pass unchanged for the core to refuse.
+func (w *wrapped) renameItems(v json.RawMessage, p Param) (json.RawMessage, *tool.Error) {
+	var elems []json.RawMessage
+	if json.Unmarshal(v, &elems) != nil {
+		return v, nil
+	}
+	names := map[string]string{}
+	var exposed []string
+	for _, it := range p.Items {
+		names[it.Name] = it.core()
+		exposed = append(exposed, it.Name)
+		for _, a := range it.Aliases {
+			names[a] = it.core()
+		}
+	}
+	sort.Strings(exposed)
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i, el := range elems {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		el = bytes.TrimSpace(el)
+		if keys, _, err := orderedObject(el); err == nil {
+			for _, k := range keys {
+				if _, ok := names[k]; !ok {
+					return nil, tool.Errorf(tool.InvalidInput, "invalid arguments for %s: unknown parameter %s in %s[%d]; the parameters are %s", w.info.Name, k, p.Name, i, strings.Join(exposed, ", "))
+				}
+			}
+		}
+		b.Write(renameKeys(el, names))
+	}
+	b.WriteByte(']')
+	return b.Bytes(), nil
+}
+
+// renameErr speaks of the tool and its parameters by their exposed names.
+// Schema errors (all true) name parameters only; other messages name paths
+// and values too, so there only names with an underscore or a dash, which
+// prose and paths rarely hold, are renamed.
+func (w *wrapped) renameErr(err error, all bool) error {
 	te := tool.AsError(err)
-	msg := strings.Replace(te.Message, "for "+r.core.Info().Name+":", "for "+r.info.Name+":", 1)
-	for x, c := range r.in {
-		msg = regexp.MustCompile(`\b`+regexp.QuoteMeta(c)+`\b`).ReplaceAllString(msg, x)
+	msg := te.Message
+	core := w.core.Info().Name
+	msg = strings.Replace(msg, "for "+core+":", "for "+w.info.Name+":", 1)
+	msg = strings.Replace(msg, "arguments of "+core+" ", "arguments of "+w.info.Name+" ", 1)
+	msg = strings.Replace(msg, "arguments of "+core+":", "arguments of "+w.info.Name+":", 1)
+	for _, r := range w.renames {
+		if !all && !strings.ContainsAny(r.core, "_-") {
+			continue
+		}
+		msg = r.re.ReplaceAllString(msg, "${1}"+r.exposed+"${2}")
+	}
+	if msg == te.Message {
+		return te
 	}
 	return &tool.Error{Code: te.Code, Message: msg, Details: te.Details, Err: te.Err}
 }
 
-func (r *renamed) ConcurrencySafe(in any) bool { return r.core.ConcurrencySafe(in) }
+func (w *wrapped) ConcurrencySafe(in any) bool { return w.core.ConcurrencySafe(in) }
 
-func (r *renamed) Validate(ctx context.Context, env *tool.Env, in any) error {
-	return r.core.Validate(ctx, env, in)
+func (w *wrapped) Validate(ctx context.Context, env *tool.Env, in any) error {
+	if err := w.core.Validate(ctx, env, in); err != nil {
+		return w.renameErr(err, false)
+	}
+	return nil
 }
 
-func (r *renamed) Run(ctx context.Context, env *tool.Env, in any) (any, error) {
-	return r.core.Run(ctx, env, in)
-}
-
-// renameSchema renames the top-level properties of an object schema, keeping
-// their order.
-func renameSchema(schema json.RawMessage, names map[string]string) json.RawMessage {
-	var s map[string]json.RawMessage
-	if err := json.Unmarshal(schema, &s); err != nil {
-		return schema
-	}
-	if props, ok := s["properties"]; ok {
-		s["properties"] = renameKeys(props, names)
-	}
-	if req, ok := s["required"]; ok {
-		var rs []string
-		if json.Unmarshal(req, &rs) == nil {
-			for i, n := range rs {
-				if x, ok := names[n]; ok {
-					rs[i] = x
-				}
-			}
-			s["required"], _ = json.Marshal(rs)
-		}
-	}
-	out, err := marshalOrdered(schema, s)
+func (w *wrapped) Run(ctx context.Context, env *tool.Env, in any) (any, error) {
+	out, err := w.core.Run(ctx, env, in)
 	if err != nil {
-		return schema
+		var te *tool.Error
+		if !asToolError(err, &te) {
+			return nil, err
+		}
+		return nil, w.renameErr(te, false)
 	}
-	return out
+	if !w.carry {
+		return out, nil
+	}
+	return &carrier{in: in, out: out, limit: w.core.Info().MaxResultChars}, nil
+}
+
+// asToolError reports whether err is a *tool.Error itself (a wrapped one,
+// such as a cancellation, is left to the executor).
+func asToolError(err error, te **tool.Error) bool {
+	e, ok := err.(*tool.Error)
+	if ok {
+		*te = e
+	}
+	return ok
 }

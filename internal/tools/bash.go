@@ -37,11 +37,14 @@ type BashOutput struct {
 	Output string `json:"output"`
 	// Stdout and Stderr are the streams apart (profiles that show them
 	// apart run the session with separate streams).
-	Stdout   string `json:"stdout,omitempty"`
-	Stderr   string `json:"stderr,omitempty"`
-	ExitCode int    `json:"exit_code"`
-	Signal   string `json:"signal,omitempty"`
-	TimedOut bool   `json:"timed_out,omitzero"`
+	Stdout string `json:"stdout,omitempty"`
+	Stderr string `json:"stderr,omitempty"`
+	// StdoutBytes and StderrBytes are the streams' whole sizes, cut or not.
+	StdoutBytes int64  `json:"stdout_bytes,omitzero"`
+	StderrBytes int64  `json:"stderr_bytes,omitzero"`
+	ExitCode    int    `json:"exit_code"`
+	Signal      string `json:"signal,omitempty"`
+	TimedOut    bool   `json:"timed_out,omitzero"`
 	// TimeoutMS is the timeout the command ran under.
 	TimeoutMS int64 `json:"timeout_ms"`
 	// Truncated reports that Output was cut; FullOutputPath holds all of it.
@@ -133,6 +136,7 @@ func runBash(ctx context.Context, env *tool.Env, in BashInput) (*BashOutput, err
 	}
 	out.Output = res.Merged.String()
 	out.Stdout, out.Stderr = res.Stdout.String(), res.Stderr.String()
+	out.StdoutBytes, out.StderrBytes = res.Stdout.Size, res.Stderr.Size
 	out.ExitCode, out.Signal, out.TimedOut = res.ExitCode, res.Signal, res.TimedOut
 	out.Truncated = res.Merged.Truncated() || res.Stdout.Truncated() || res.Stderr.Truncated()
 	out.FullOutputPath = firstNonEmpty(res.Merged.Path, res.Stdout.Path, res.Stderr.Path)

@@ -12,8 +12,11 @@ func Builtins() []tool.Tool {
 		MultiEdit(),
 		List(),
 		NotebookEdit(),
+		Glob(),
+		Grep(),
 		Bash(),
 		TaskOutput(),
 		TaskKill(),
+		TodoWrite(),
 	}
 }

@@ -42,6 +42,11 @@ const (
 	BashTaskNotFound Code = "BASH_TASK_NOT_FOUND"
 	// CommandRejected: the command uses syntax the profile forbids.
 	CommandRejected Code = "COMMAND_REJECTED"
+	// CommandFailed: the command exited with a non-zero status or timed
+	// out. The core never returns it (seed 000: a non-zero exit is not an
+	// error); profiles whose documents make a failing command an error
+	// (claude, taskdaemon) render the result with it.
+	CommandFailed Code = "COMMAND_FAILED"
 )
 
 // Str_replace codes.
@@ -67,7 +72,7 @@ var AllCodes = []Code{
 	InvalidInput, PathNotFound, AccessDenied, FileTooLarge, IOError,
 	InternalError, UnknownTool, Canceled, PermissionDenied,
 	FileNotViewed, FileChanged, BinaryFile,
-	BashEmptyCommand, BashStartFailed, BashTaskLimit, BashTaskNotFound, CommandRejected,
+	BashEmptyCommand, BashStartFailed, BashTaskLimit, BashTaskNotFound, CommandRejected, CommandFailed,
 	StrReplaceNotFound, StrReplaceAmbiguous,
 	GrepInvalidPattern, GrepInvalidOutputMode,
 	GlobInvalidPattern, GlobInvalidType,

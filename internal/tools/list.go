@@ -100,7 +100,7 @@ func runList(ctx context.Context, env *tool.Env, in ListInput) (*ListOutput, err
 		return nil, fsErr(err, "stat", p.Abs)
 	}
 	if !fi.IsDir() {
-		return nil, toolErr(InvalidInput, "%s is a file, not a directory; read it to see its content, or list its directory %s", p.Abs, filepath.Dir(p.Abs)).With("path", p.Abs)
+		return nil, toolErr(InvalidInput, "%s is a file, not a directory; read it to see its content, or list its directory %s", p.Abs, filepath.Dir(p.Abs)).With("path", p.Abs).With("kind", "file")
 	}
 	entries, err := st.FS.ReadDir(p)
 	if err != nil {

@@ -21,7 +21,9 @@ func resolve(st *State, p string) (sandbox.Path, *tool.Error) {
 }
 
 // fsErr maps a sandbox or file-system error to a coded error naming path and
-// the operation that failed.
+// the operation that failed. Its details let profiles word it their way:
+// "path" always; "roots" when the path is outside every root; "kind" is
+// "directory" when a directory was found where a file was needed.
 func fsErr(err error, op, path string) *tool.Error {
 	var se *sandbox.Error
 	if errors.As(err, &se) && se.Path != "" {
@@ -29,7 +31,12 @@ func fsErr(err error, op, path string) *tool.Error {
 	}
 	switch {
 	case errors.Is(err, sandbox.ErrDenied):
-		return toolErr(AccessDenied, "%s", err.Error()).With("path", path)
+		te := toolErr(AccessDenied, "%s", err.Error()).With("path", path)
+		if se != nil && len(se.Roots) > 0 {
+			// Outside every root (rather than matching a deny pattern).
+			te = te.With("roots", se.Roots)
+		}
+		return te
 	case errors.Is(err, sandbox.ErrNotFound):
 		return toolErr(PathNotFound, "%s does not exist; check the path, or glob for the file name", path).With("path", path)
 	case errors.Is(err, sandbox.ErrInvalid):
@@ -37,7 +44,7 @@ func fsErr(err error, op, path string) *tool.Error {
 	case errors.Is(err, sandbox.ErrNotDir):
 		return toolErr(InvalidInput, "%s: a part of the path is a file, not a directory; check the path", path).With("path", path)
 	case errors.Is(err, sandbox.ErrIsDir):
-		return toolErr(InvalidInput, "%s is a directory, not a file; give a file's path", path).With("path", path)
+		return toolErr(InvalidInput, "%s is a directory, not a file; give a file's path", path).With("path", path).With("kind", "directory")
 	}
 	msg := err.Error()
 	if se != nil && se.Err != nil {

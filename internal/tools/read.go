@@ -43,6 +43,10 @@ type ReadOutput struct {
 	TotalLines int `json:"total_lines,omitzero"`
 	// More reports that lines follow the window.
 	More bool `json:"more,omitzero"`
+	// FinalNewline reports that the window reaches the end of a file whose
+	// last line ends with a line break, for profiles that show the content
+	// as it is rather than as numbered lines.
+	FinalNewline bool `json:"final_newline,omitzero"`
 	// CutLines counts lines shortened to the line limit.
 	CutLines int    `json:"cut_lines,omitzero"`
 	Encoding string `json:"encoding,omitempty"`
@@ -87,6 +91,9 @@ func runRead(ctx context.Context, env *tool.Env, in ReadInput) (*ReadOutput, err
 		return nil, fsErr(err, "stat", p.Abs)
 	}
 	if fi.IsDir() {
+		if st.Files.ReadFilesOnly {
+			return nil, toolErr(InvalidInput, "%s is a directory, not a file; give the path of a file", p.Abs).With("path", p.Abs).With("kind", "directory")
+		}
 		text, note, err := listTree(ctx, st, p, 2)
 		if err != nil {
 			return nil, err
@@ -150,6 +157,7 @@ func runRead(ctx context.Context, env *tool.Env, in ReadInput) (*ReadOutput, err
 	if err := window(out, lines, in, st.Limits); err != nil {
 		return nil, err
 	}
+	out.FinalNewline = !out.More && strings.HasSuffix(text, "\n")
 	return out, nil
 }
 

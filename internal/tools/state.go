@@ -56,8 +56,12 @@ type State struct {
 	// Jobs runs the session's shell commands; nil when the host offers no
 	// shell.
 	Jobs *jobs.Manager
+	// Todos is the session's task list.
+	Todos Todos
 	// Shell holds the shell tools' policy switches.
 	Shell ShellPolicy
+	// Files holds the file tools' policy switches.
+	Files FilePolicy
 
 	mu  sync.Mutex
 	cwd string
@@ -155,6 +159,21 @@ type ShellPolicy struct {
 	// RejectSubstitution refuses commands with command substitution (the
 	// gemini profile's rule of seed 001).
 	RejectSubstitution bool
+}
+
+// FilePolicy are the switches of the file tools; the zero value is the
+// native behaviour. Profiles whose documents describe other rules set them.
+type FilePolicy struct {
+	// WriteWithoutRead lets write replace an existing file this session has
+	// not read, or that changed since (seed 001's write_file, seed 002's
+	// file_write and seed 004's write_file do not track reads).
+	WriteWithoutRead bool
+	// EditWithoutRead lets edit, multi_edit and notebook_edit change a file
+	// this session has not read, or that changed since (seed 001's replace).
+	EditWithoutRead bool
+	// ReadFilesOnly makes read refuse a directory (INVALID_INPUT with the
+	// detail kind=directory) instead of listing it.
+	ReadFilesOnly bool
 }
 
 // Close kills the session's jobs and releases what it holds.

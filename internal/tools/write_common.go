@@ -55,7 +55,7 @@ func statTarget(st *State, p sandbox.Path) (os.FileInfo, *tool.Error) {
 	case err != nil:
 		return nil, fsErr(err, "stat", p.Abs)
 	case fi.IsDir():
-		return nil, toolErr(InvalidInput, "%s is a directory, not a file; give the path of a file", p.Abs).With("path", p.Abs)
+		return nil, toolErr(InvalidInput, "%s is a directory, not a file; give the path of a file", p.Abs).With("path", p.Abs).With("kind", "directory")
 	case !fi.Mode().IsRegular():
 		return nil, toolErr(InvalidInput, "%s is not a regular file (mode %s); only regular files can be written", p.Abs, fi.Mode()).With("path", p.Abs)
 	}
@@ -66,8 +66,12 @@ func statTarget(st *State, p sandbox.Path) (os.FileInfo, *tool.Error) {
 // session must have read it (or written it), and it must not have changed
 // since. data is the file's current content, or nil when it has not been
 // read; checkFresh reads it when the hash must decide. It returns the
-// content when it read it.
+// content when it read it. verb is "overwrite" or "edit"; the session's
+// FilePolicy may switch the rule off for either.
 func checkFresh(st *State, p sandbox.Path, fi os.FileInfo, data []byte, verb string) ([]byte, *tool.Error) {
+	if verb == "overwrite" && st.Files.WriteWithoutRead || verb == "edit" && st.Files.EditWithoutRead {
+		return data, nil
+	}
 	seen, ok := st.Ledger.Lookup(p.Abs)
 	if !ok {
 		return nil, toolErr(FileNotViewed, "%s has not been read in this session; read it first, then %s it", p.Abs, verb).With("path", p.Abs)
@@ -204,7 +208,7 @@ func commit(st *State, p sandbox.Path, data []byte) (created bool, terr *tool.Er
 	created, err := st.FS.WriteFile(p, data, 0)
 	if err != nil {
 		if errors.Is(err, sandbox.ErrIsDir) {
-			return false, toolErr(InvalidInput, "%s is a directory, not a file; give the path of a file", p.Abs).With("path", p.Abs)
+			return false, toolErr(InvalidInput, "%s is a directory, not a file; give the path of a file", p.Abs).With("path", p.Abs).With("kind", "directory")
 		}
 		return false, fsErr(err, "write", p.Abs)
 	}

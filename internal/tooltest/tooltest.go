@@ -9,6 +9,8 @@
 //	!mkdir sub/dir         an extra empty directory in the workspace
 //	!symlink link target   a symlink in the workspace
 //	!chmod 0755 file       a mode for a workspace file
+//	!touch file 60         a file's modification time, in seconds after the
+//	                       fixed time all workspace files get
 //	!core list             also expose a core tool the profile leaves out,
 //	                       under its core name (repeatable)
 //
@@ -32,6 +34,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hands-dev/hands"
 	"github.com/hands-dev/hands/internal/tools"
@@ -41,8 +44,21 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the want and after/ sections of txtar scenarios")
 
+// Hooks extend a scenario run.
+type Hooks struct {
+	// Check runs on every result, for checks beyond the text (structured
+	// content, codes).
+	Check func(t *testing.T, profile string, res tool.Result)
+	// Scrub rewrites the results' text before it is compared, for values
+	// that change from run to run (a process group id).
+	Scrub func(string) string
+}
+
 // Run runs every .txtar scenario under dir as a subtest.
-func Run(t *testing.T, dir string) {
+func Run(t *testing.T, dir string) { RunHooks(t, dir, Hooks{}) }
+
+// RunHooks is Run with hooks.
+func RunHooks(t *testing.T, dir string, h Hooks) {
 	t.Helper()
 	var files []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -59,7 +75,7 @@ func Run(t *testing.T, dir string) {
 	}
 	for _, f := range files {
 		name := strings.TrimSuffix(strings.TrimPrefix(f, dir+string(filepath.Separator)), ".txtar")
-		t.Run(name, func(t *testing.T) { RunFile(t, f) })
+		t.Run(name, func(t *testing.T) { runFile(t, f, h) })
 	}
 }
 
@@ -69,16 +85,19 @@ type Scenario struct {
 	Mkdirs  []string
 	Links   [][2]string
 	Modes   map[string]os.FileMode
-	Files   map[string][]byte
-	Calls   []tool.Call
-	Want    string
-	After   map[string][]byte
+	// Touch gives a workspace file a modification time, in seconds after
+	// the fixed time every other file gets.
+	Touch map[string]int
+	Files map[string][]byte
+	Calls []tool.Call
+	Want  string
+	After map[string][]byte
 }
 
 // Parse reads a scenario from txtar data.
 func Parse(data []byte) (*Scenario, error) {
 	ar := txtar.Parse(data)
-	s := &Scenario{Files: map[string][]byte{}, After: map[string][]byte{}, Modes: map[string]os.FileMode{}}
+	s := &Scenario{Files: map[string][]byte{}, After: map[string][]byte{}, Modes: map[string]os.FileMode{}, Touch: map[string]int{}}
 	for _, line := range strings.Split(string(ar.Comment), "\n") {
 		if !strings.HasPrefix(line, "!") {
 			continue
@@ -111,6 +130,15 @@ func Parse(data []byte) (*Scenario, error) {
 				return nil, fmt.Errorf("directive %q: no core tool %q", line, f[1])
 			}
 			s.Options.Tools = append(s.Options.Tools, t)
+		case "touch":
+			if len(f) != 3 {
+				return nil, fmt.Errorf("directive %q: want !touch FILE SECONDS", line)
+			}
+			n, err := strconv.Atoi(f[2])
+			if err != nil {
+				return nil, fmt.Errorf("directive %q: %v", line, err)
+			}
+			s.Touch[f[1]] = n
 		case "chmod":
 			if len(f) != 3 {
 				return nil, fmt.Errorf("directive %q: want !chmod MODE FILE", line)
@@ -194,11 +222,24 @@ func (s *Scenario) Setup(root string) error {
 			return err
 		}
 	}
+	// Every file gets the same fixed time unless touched, so results
+	// ordered by modification time are deterministic.
+	for name := range s.Files {
+		at := baseTime.Add(time.Duration(s.Touch[name]) * time.Second)
+		if err := os.Chtimes(filepath.Join(root, filepath.FromSlash(name)), at, at); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
+// baseTime is the modification time of workspace files.
+var baseTime = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
 // RunFile runs one scenario file.
-func RunFile(t *testing.T, file string) {
+func RunFile(t *testing.T, file string) { runFile(t, file, Hooks{}) }
+
+func runFile(t *testing.T, file string, h Hooks) {
 	t.Helper()
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -235,10 +276,16 @@ func RunFile(t *testing.T, file string) {
 	for _, c := range s.Calls {
 		c.Input = json.RawMessage(strings.ReplaceAll(string(c.Input), "$ROOT", ws))
 		res := sess.Call(context.Background(), c)
+		if h.Check != nil {
+			h.Check(t, rt.Profile(), res)
+		}
 		got.WriteString(Format(res))
 	}
 	out := strings.ReplaceAll(got.String(), sess.TempDir(), "$TMP")
 	out = strings.ReplaceAll(out, ws, "$ROOT")
+	if h.Scrub != nil {
+		out = h.Scrub(out)
+	}
 	after := map[string][]byte{}
 	for name := range s.After {
 		b, err := os.ReadFile(filepath.Join(ws, filepath.FromSlash(name)))

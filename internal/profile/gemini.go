@@ -1,0 +1,321 @@
+package profile
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hands-dev/hands/internal/tools"
+	"github.com/hands-dev/hands/tool"
+)
+
+// gemini is seed 001's surface: Gemini CLI's seven tools, every output and
+// error string exactly as the seed writes it (the seed wins over later
+// Gemini CLI wording); where the seed is silent, Gemini CLI's own wording.
+// The seed gives no descriptions: they follow Gemini CLI's, adjusted to
+// what Hands does.
+//
+// Decisions: read_file's offset is 0-based, as in Gemini CLI; replace's
+// expected_replacements defaults to 1; writes and replacements do not need
+// a read first (Gemini CLI tracks no reads, and the seed's scenarios write
+// without reading); read_file refuses directories (requirement 3); the
+// shell keeps stdout and stderr apart and refuses command substitution
+// (requirement 5). Older Gemini CLI versions named the path parameters
+// path, absolute_path or directory: all three are accepted as aliases.
+func gemini() *Profile {
+	aliases := []string{"path", "absolute_path", "directory"}
+	pathParam := func(name, core, desc string) Param {
+		var as []string
+		for _, a := range aliases {
+			if a != name {
+				as = append(as, a)
+			}
+		}
+		return Param{Name: name, Core: core, Description: desc, Aliases: as}
+	}
+	return &Profile{
+		Name:               "gemini",
+		SeparateStreams:    true,
+		RejectSubstitution: true,
+		Files:              tools.FilePolicy{WriteWithoutRead: true, EditWithoutRead: true, ReadFilesOnly: true},
+		Render:             renderGemini,
+		Tools: []Entry{
+			{Core: "list", Name: "list_directory", Description: desc("gemini/list_directory.md"), Params: []Param{
+				pathParam("dir_path", "path", "The path to the directory to list"),
+				{Name: "ignore", Description: "List of glob patterns to ignore"},
+				{Name: "respect_git_ignore", Default: true, Description: "Optional: Whether to respect .gitignore patterns when listing files. Defaults to true."},
+			}},
+			{Core: "read", Name: "read_file", Description: desc("gemini/read_file.md"), Params: []Param{
+				pathParam("file_path", "path", "The path to the file to read."),
+				{Name: "offset", Description: "Optional: For text files, the 0-based line number to start reading from. Requires 'limit' to be set. Use for paginating through large files."},
+				{Name: "limit", Description: "Optional: For text files, maximum number of lines to read. Use with 'offset' to paginate through large files. If omitted, reads the entire file (if feasible, up to a default limit)."},
+			}, Transform: geminiReadArgs},
+			{Core: "write", Name: "write_file", Description: desc("gemini/write_file.md"), Params: []Param{
+				pathParam("file_path", "path", "The path to the file to write to."),
+				{Name: "content", Description: "The content to write to the file."},
+			}},
+			{Core: "edit", Name: "replace", Description: desc("gemini/replace.md"), Params: []Param{
+				pathParam("file_path", "path", "The path to the file to modify."),
+				{Name: "old_string", Core: "old_str", Description: "The exact literal text to replace, preferably unescaped. For single replacements (default), include at least 3 lines of context BEFORE and AFTER the target text, matching whitespace and indentation precisely. For multiple replacements, specify expected_replacements parameter. If this string is not the exact literal text (i.e. you escaped it) or does not match exactly, the tool will fail."},
+				{Name: "new_string", Core: "new_str", Description: "The exact literal text to replace `old_string` with, preferably unescaped. Provide the EXACT text. Ensure the resulting code is correct and idiomatic."},
+				{Name: "expected_replacements", Default: 1, Description: "Number of replacements expected. Defaults to 1 if not specified. Use when you want to replace multiple occurrences.", Schema: `{"minimum":1}`},
+			}},
+			{Core: "bash", Name: "run_shell_command", Description: desc("gemini/run_shell_command.md"), Params: []Param{
+				{Name: "command", Description: "Exact bash command to execute as `bash -c <command>`"},
+				{Name: "description", Description: "Brief description of the command for the user. Be specific and concise. Ideally a single sentence. Can be up to 3 sentences for clarity. No line breaks."},
+				pathParam("dir_path", "directory", "(OPTIONAL) The path of the directory to run the command in. If not provided, the project root directory is used. Must be a directory within the workspace and must already exist."),
+			}},
+			{Core: "grep", Name: "search_file_content", Description: desc("gemini/search_file_content.md"), Params: []Param{
+				{Name: "pattern", Description: `The regular expression (regex) pattern to search for within file contents (e.g., 'function\s+myFunction', 'import\s+\{.*\}\s+from\s+.*').`},
+				pathParam("dir_path", "path", "Optional: The absolute path to the directory to search within. If omitted, searches the current working directory."),
+				{Name: "include", Core: "glob", Description: "Optional: A glob pattern to filter which files are searched (e.g., '*.js', '*.{ts,tsx}', 'src/**'). If omitted, searches all files (respecting potential global ignores)."},
+			}, Fixed: map[string]any{"output_mode": "content", "-n": true}},
+			{Core: "glob", Name: "glob", Description: desc("gemini/glob.md"), Params: []Param{
+				{Name: "pattern", Description: "The glob pattern to match against (e.g., '**/*.py', 'docs/*.md')."},
+				pathParam("dir_path", "path", "Optional: The absolute path to the directory to search within. If omitted, searches the root directory."),
+				{Name: "case_sensitive", Default: false, Description: "Optional: Whether the search should be case-sensitive. Defaults to false."},
+				{Name: "respect_git_ignore", Default: true, Description: "Optional: Whether to respect .gitignore patterns when finding files. Only available in git repositories. Defaults to true."},
+			}},
+		},
+	}
+}
+
+// geminiReadArgs turns Gemini CLI's 0-based offset into the core's 1-based
+// line number.
+func geminiReadArgs(args map[string]json.RawMessage) *tool.Error {
+	v, ok := args["offset"]
+	if !ok {
+		return nil
+	}
+	n, err := strconv.Atoi(string(v))
+	if err != nil {
+		return nil // the core refuses a non-integer in its words
+	}
+	if n < 0 {
+		return tool.Errorf(tool.InvalidInput, "offset is %d; give a 0-based line number (0 or more)", n)
+	}
+	args["offset"] = json.RawMessage(strconv.Itoa(n + 1))
+	return nil
+}
+
+// geminiInvalid is how Gemini CLI reports parameters it refuses.
+const geminiInvalid = "Error: Invalid parameters provided. Reason: "
+
+func renderGemini(r *Rendering) {
+	if e := r.Err(); e != nil {
+		r.Text(geminiError(r, e))
+		return
+	}
+	switch out := r.Out.(type) {
+	case *tools.ListOutput:
+		r.Text(geminiList(out))
+	case *tools.ReadOutput:
+		if out.Kind != "image" {
+			r.Text(geminiRead(out))
+		}
+	case *tools.WriteOutput:
+		if out.Action == "created" {
+			r.Text(fmt.Sprintf("Successfully created and wrote to new file: %s.", out.Path))
+		} else {
+			r.Text(fmt.Sprintf("Successfully overwrote file: %s.", out.Path))
+		}
+	case *tools.EditOutput:
+		r.Text(fmt.Sprintf("Successfully modified file: %s (%d replacements).", out.Path, out.Replacements))
+	case *tools.BashOutput:
+		r.Text(geminiShell(r, out))
+	case *tools.GrepOutput:
+		r.Text(geminiSearch(r, out))
+	case *tools.GlobOutput:
+		r.Text(geminiGlob(out))
+	}
+}
+
+// geminiError is seed 001's exact error string where it has one; other
+// refusals of the input read as Gemini CLI's invalid-parameter message,
+// and other failures as the core's message.
+func geminiError(r *Rendering, e *tool.Error) string {
+	path := r.detail("path")
+	dir := r.detail("kind") == "directory"
+	switch r.Entry.Core {
+	case "list":
+		switch {
+		case e.Code == tools.PathNotFound:
+			return fmt.Sprintf("Error listing directory: ENOENT: no such file or directory, stat '%s'", path)
+		case r.detail("kind") == "file":
+			return "Error: Path is not a directory: " + path
+		}
+	case "read":
+		switch {
+		case e.Code == tools.PathNotFound:
+			return "File not found: " + path
+		case dir:
+			return "Path is a directory, not a file: " + path
+		}
+	case "write":
+		if dir {
+			return geminiInvalid + "Path is a directory, not a file: " + path
+		}
+	case "edit":
+		switch e.Code {
+		case tools.PathNotFound:
+			return "File not found: " + path
+		case tools.StrReplaceNotFound:
+			return fmt.Sprintf("Failed to edit, 0 occurrences found for old_string in %s. No edits made. The exact text in old_string was not found. Ensure you're not escaping content incorrectly and check whitespace, indentation, and context. Use read_file tool to verify.", path)
+		case tools.StrReplaceAmbiguous:
+			expected := r.detail("expected")
+			if expected == "" {
+				expected = "1"
+			}
+			return fmt.Sprintf("Failed to edit, Expected %s occurrence but found %s for old_string in file: %s", expected, r.detail("count"), path)
+		}
+	case "bash":
+		if e.Code == tools.CommandRejected {
+			return fmt.Sprintf("Command rejected: %s\nReason: Command substitution using $() is not allowed for security reasons", r.detail("command"))
+		}
+	case "grep":
+		if e.Code == tools.PathNotFound {
+			return fmt.Sprintf(geminiInvalid+"Failed to access path stats for %s: Error: ENOENT: no such file or directory, stat '%s'", path, path)
+		}
+	case "glob":
+		if e.Code == tools.PathNotFound {
+			return geminiInvalid + "Search path does not exist " + path
+		}
+	}
+	if e.Code == tools.InvalidInput {
+		return geminiInvalid + e.Message
+	}
+	return e.Message
+}
+
+// geminiList is list_directory's listing: directories first, each marked
+// [DIR], then files, each group by name (Gemini CLI's order).
+func geminiList(o *tools.ListOutput) string {
+	if len(o.Entries) == 0 {
+		return fmt.Sprintf("Directory %s is empty.", o.Path)
+	}
+	entries := append([]tools.ListEntry(nil), o.Entries...)
+	sort.SliceStable(entries, func(i, j int) bool {
+		if entries[i].Dir != entries[j].Dir {
+			return entries[i].Dir
+		}
+		return entries[i].Name < entries[j].Name
+	})
+	var b strings.Builder
+	fmt.Fprintf(&b, "Directory listing for %s:\n", o.Path)
+	for i, e := range entries {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		if e.Dir {
+			b.WriteString("[DIR] ")
+		}
+		b.WriteString(e.Name)
+	}
+	if o.More > 0 {
+		fmt.Fprintf(&b, "\n\n(%d more entries not shown)", o.More)
+	}
+	return b.String()
+}
+
+// geminiRead is the file's content as it is; a window that leaves lines
+// out is headed by Gemini CLI's truncation notice, with the 0-based offset
+// to read on from.
+func geminiRead(o *tools.ReadOutput) string {
+	text := readText(o)
+	if !o.More {
+		return text
+	}
+	end := o.StartLine + len(o.Lines) - 1
+	total := fmt.Sprintf("of %d total lines", o.TotalLines)
+	if o.TotalLines == 0 {
+		total = "of a longer file"
+	}
+	return fmt.Sprintf("\nIMPORTANT: The file content has been truncated.\nStatus: Showing lines %d-%d %s.\nAction: To read more of the file, you can use the 'offset' and 'limit' parameters in a subsequent 'read_file' call. For example, to read the next section of the file, use offset: %d.\n\n--- FILE CONTENT (truncated) ---\n%s",
+		o.StartLine, end, total, end, text)
+}
+
+// geminiShell is seed 001's block. Directory is dir_path as given, or
+// "(root)" when the command ran in the first root, or the directory
+// relative to it.
+func geminiShell(r *Rendering, o *tools.BashOutput) string {
+	dir := "(root)"
+	switch in, _ := r.In.(tools.BashInput); {
+	case in.Directory != "":
+		dir = in.Directory
+	case len(r.Roots) > 0 && o.Directory != strings.TrimSuffix(r.Roots[0], "/"):
+		dir = r.Rel(o.Directory)
+	}
+	orNone := func(s, none string) string {
+		if s == "" {
+			return none
+		}
+		return s
+	}
+	errText, exit, signal := "(none)", strconv.Itoa(o.ExitCode), "(none)"
+	if o.Signal != "" {
+		exit, signal = "(none)", o.Signal
+	}
+	if o.TimedOut {
+		errText = fmt.Sprintf("Command timed out after %d ms", o.TimeoutMS)
+	}
+	pgid := "(none)"
+	if o.PGID != 0 {
+		pgid = strconv.Itoa(o.PGID)
+	}
+	return fmt.Sprintf("Command: %s\nDirectory: %s\nStdout: %s\nStderr: %s\nError: %s\nExit Code: %s\nSignal: %s\nBackground PIDs: (none)\nProcess Group PGID: %s",
+		o.Command, dir,
+		orNone(strings.TrimRight(o.Stdout, "\n"), "(empty)"),
+		orNone(strings.TrimRight(o.Stderr, "\n"), "(empty)"),
+		errText, exit, signal, pgid)
+}
+
+// geminiSearch is search_file_content's result: a header, then per file
+// its matching lines as L<n>: <text>, files separated by ---.
+func geminiSearch(r *Rendering, o *tools.GrepOutput) string {
+	where := "."
+	filter := ""
+	if in, ok := r.In.(tools.GrepInput); ok {
+		if in.Path != "" {
+			where = in.Path
+		}
+		if in.Glob != "" {
+			filter = fmt.Sprintf(` (filter: "%s")`, in.Glob)
+		}
+	}
+	if o.NumMatches == 0 {
+		return fmt.Sprintf(`No matches found for pattern "%s" in path "%s"%s.`, o.Pattern, where, filter)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Found %d matches for pattern \"%s\" in path \"%s\"%s:\n---\n", o.NumMatches, o.Pattern, where, filter)
+	for _, f := range o.Files {
+		name := f.Path
+		if rel, err := filepath.Rel(o.Path, f.Path); err == nil && !strings.HasPrefix(rel, "..") && rel != "." {
+			name = rel
+		}
+		fmt.Fprintf(&b, "File: %s\n", name)
+		for _, l := range f.Lines {
+			if l.Match {
+				fmt.Fprintf(&b, "L%d: %s\n", l.Number, strings.TrimSpace(l.Text))
+			}
+		}
+		b.WriteString("---\n")
+	}
+	if o.More {
+		fmt.Fprintf(&b, "(more matches not shown: narrow the search with dir_path or include)\n")
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func geminiGlob(o *tools.GlobOutput) string {
+	if o.Total == 0 {
+		return fmt.Sprintf(`No files found matching pattern "%s" within %s.`, o.Pattern, o.Dir)
+	}
+	s := fmt.Sprintf("Found %d file(s) matching \"%s\" within %s, sorted by modification time (newest first):\n%s", o.Total, o.Pattern, o.Dir, strings.Join(o.Paths, "\n"))
+	if more := o.Total - len(o.Paths); more > 0 {
+		s += fmt.Sprintf("\n(%d more not shown: narrow the pattern or dir_path)", more)
+	}
+	return s
+}

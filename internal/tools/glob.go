@@ -1,0 +1,153 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hands-dev/hands/internal/glob"
+	"github.com/hands-dev/hands/internal/search"
+	"github.com/hands-dev/hands/tool"
+)
+
+//go:embed glob.md
+var globDescription string
+
+// globMaxChars bounds the paths listed before the result says how many more
+// there were.
+const globMaxChars = 30000
+
+// GlobInput is the input of the glob tool.
+type GlobInput struct {
+	Pattern string `json:"pattern" jsonschema:"the glob to match, e.g. **/*.go or src/**/*.{ts,tsx}"`
+	Path    string `json:"path,omitempty" jsonschema:"the directory to search; default the working directory"`
+	Type    string `json:"type,omitempty" jsonschema:"file (default) or dir"`
+	// CaseSensitive defaults to true.
+	CaseSensitive *bool `json:"case_sensitive,omitempty" jsonschema:"match case exactly; default true"`
+	// RespectGitIgnore defaults to true.
+	RespectGitIgnore *bool `json:"respect_git_ignore,omitempty" jsonschema:"leave out what .gitignore and .ignore exclude; default true"`
+}
+
+// GlobOutput is what the glob tool returns.
+type GlobOutput struct {
+	Pattern string `json:"pattern"`
+	// Dir is the directory searched.
+	Dir string `json:"dir"`
+	// Paths are the matches shown, absolute, newest first.
+	Paths []string `json:"paths"`
+	// Total counts every match; Paths may hold fewer.
+	Total int `json:"total"`
+	// Ignored counts the entries the ignore files left out.
+	Ignored int64 `json:"ignored,omitzero"`
+}
+
+// Glob returns the glob tool.
+func Glob() tool.Tool {
+	return tool.New(tool.Spec[GlobInput]{
+		Name:           "glob",
+		Title:          "Find files by pattern",
+		Description:    globDescription,
+		ReadOnly:       true,
+		Idempotent:     true,
+		MaxResultChars: globMaxChars + 2000,
+		Validate: func(_ context.Context, _ *tool.Env, in GlobInput) error {
+			if strings.TrimSpace(in.Pattern) == "" {
+				return toolErr(InvalidInput, "pattern is empty; give a glob such as **/*.go")
+			}
+			switch in.Type {
+			case "", "file", "dir":
+			default:
+				return toolErr(GlobInvalidType, "type %q is not valid; use \"file\" or \"dir\" (or leave it out for files)", in.Type).With("type", in.Type)
+			}
+			if _, err := glob.Compile(in.Pattern); err != nil {
+				return toolErr(GlobInvalidPattern, "pattern %q is not a valid glob: %v", in.Pattern, globReason(err)).With("pattern", in.Pattern)
+			}
+			return nil
+		},
+	}, runGlob)
+}
+
+func globReason(err error) string {
+	var ge *glob.Error
+	if errors.As(err, &ge) {
+		return ge.Error()
+	}
+	return err.Error()
+}
+
+// searchDir resolves the directory (or file, when files are allowed) a
+// search starts from.
+func searchDir(st *State, path string, allowFile bool) (string, error) {
+	if path == "" {
+		path = "."
+	}
+	p, terr := resolve(st, path)
+	if terr != nil {
+		return "", terr
+	}
+	fi, err := st.FS.Stat(p)
+	if err != nil {
+		return "", fsErr(err, "stat", p.Abs)
+	}
+	if !fi.IsDir() && !allowFile {
+		return "", toolErr(InvalidInput, "path %s is a file, not a directory; give the directory to search", p.Abs).With("path", p.Abs)
+	}
+	return p.Abs, nil
+}
+
+func runGlob(ctx context.Context, env *tool.Env, in GlobInput) (*GlobOutput, error) {
+	st := stateOf(env)
+	dir, err := searchDir(st, in.Path, false)
+	if err != nil {
+		return nil, err
+	}
+	typ := search.Files
+	if in.Type == "dir" {
+		typ = search.Dirs
+	}
+	res, err := search.Glob(ctx, search.GlobOptions{
+		Paths:    []string{dir},
+		Pattern:  in.Pattern,
+		FoldCase: in.CaseSensitive != nil && !*in.CaseSensitive,
+		Type:     typ,
+		Hidden:   namesHidden(in.Pattern),
+		NoIgnore: in.RespectGitIgnore != nil && !*in.RespectGitIgnore,
+		Skip:     func(path string, _ bool) bool { return st.FS.Denied(path) },
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, toolErr(IOError, "could not search %s: %v", dir, err).With("path", dir)
+	}
+	out := &GlobOutput{Pattern: in.Pattern, Dir: dir, Total: len(res.Entries), Ignored: res.Ignored, Paths: []string{}}
+	size := 0
+	for _, e := range res.Entries {
+		size += len(e.Path) + 1
+		if size > globMaxChars {
+			break
+		}
+		out.Paths = append(out.Paths, e.Path)
+	}
+	return out, nil
+}
+
+// namesHidden reports whether a pattern names a hidden component (".github/**",
+// "**/.env"), so the walk must not skip hidden entries.
+func namesHidden(pattern string) bool {
+	return strings.HasPrefix(pattern, ".") || strings.Contains(pattern, "/.") || strings.Contains(pattern, "{.") || strings.Contains(pattern, ",.")
+}
+
+// Content renders the output as the native profile shows it.
+func (o *GlobOutput) Content() []tool.Content {
+	if o.Total == 0 {
+		return []tool.Content{tool.Text(fmt.Sprintf("no files match %q in %s", o.Pattern, o.Dir))}
+	}
+	text := strings.Join(o.Paths, "\n")
+	if more := o.Total - len(o.Paths); more > 0 {
+		text += fmt.Sprintf("\n\n(%d of %d matches shown, newest first; %d more not shown: narrow the pattern or the path)", len(o.Paths), o.Total, more)
+	}
+	return []tool.Content{tool.Text(text)}
+}
