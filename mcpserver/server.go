@@ -8,6 +8,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -101,7 +102,16 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 			args = req.Params.Arguments
 		}
 		call := tool.Call{Name: name, Input: args}
-		res := sess.stream.Go(ctx, call)()
+		ask := &askState{}
+		if req.Params != nil {
+			ask.responses = req.Params.InputResponses
+		}
+		res := sess.stream.Go(context.WithValue(ctx, askKey{}, ask), call)()
+		if ask.needed != nil {
+			// The pipeline stopped at the permissions stage: nothing ran.
+			// Ask the client; the call comes back with its answer.
+			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{permissionInput: ask.needed}}, nil
+		}
 		if res.Code == tool.Canceled && ctx.Err() != nil {
 			// The client cancelled: it expects no result, and the SDK
 			// answers a cancelled request itself.
@@ -123,9 +133,7 @@ func (s *Server) session(ss *mcp.ServerSession) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	hs.Executor().Ask = func(ctx context.Context, info tool.Info, call tool.Call, reason string) (bool, error) {
-		return elicit(ctx, ss, info, call, reason)
-	}
+	hs.Executor().Ask = askClient
 	sess := &session{hs: hs, stream: hs.Stream(context.Background())}
 	s.sessions[ss] = sess
 	if ss != nil {
@@ -142,22 +150,42 @@ func (s *Server) session(ss *mcp.ServerSession) (*session, error) {
 	return sess, nil
 }
 
-// elicit asks the client's user to allow a call.
-func elicit(ctx context.Context, ss *mcp.ServerSession, info tool.Info, call tool.Call, reason string) (bool, error) {
-	if ss == nil {
-		return false, fmt.Errorf("no client session to ask")
+// permissionInput names the input request that asks the user to allow a
+// call.
+const permissionInput = "permission"
+
+// askKey carries a call's askState in its context.
+type askKey struct{}
+
+// askState is what one tools/call knows of the user's answer: the input
+// responses the client sent with the call, and the question to ask when
+// there is none yet.
+type askState struct {
+	responses mcp.InputResponseMap
+	needed    *mcp.ElicitParams
+}
+
+// errNeedsInput stops the pipeline at the permissions stage until the
+// client has answered.
+var errNeedsInput = errors.New("waiting for the user's answer")
+
+// askClient answers a policy's Ask from the call's input responses, or
+// records the question (SEP-2322 multi round-trip: the handler returns it
+// as an input request; the SDK asks clients of older protocol versions with
+// elicitation/create and calls again).
+func askClient(ctx context.Context, info tool.Info, call tool.Call, reason string) (bool, error) {
+	st, ok := ctx.Value(askKey{}).(*askState)
+	if !ok {
+		return false, errors.New("no client to ask")
 	}
-	res, err := ss.Elicit(ctx, &mcp.ElicitParams{
-		Message: fmt.Sprintf("Allow %s? %s\nArguments: %s", info.Name, reason, call.Input),
-		RequestedSchema: map[string]any{
-			"type":       "object",
-			"properties": map[string]any{},
-		},
-	})
-	if err != nil {
-		return false, err
+	if r, ok := st.responses[permissionInput].(*mcp.ElicitResult); ok {
+		return r.Action == "accept", nil
 	}
-	return res.Action == "accept", nil
+	st.needed = &mcp.ElicitParams{
+		Message:         fmt.Sprintf("Allow %s? %s\nArguments: %s", info.Name, reason, call.Input),
+		RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}},
+	}
+	return false, errNeedsInput
 }
 
 // toMCP converts a result to MCP's form: content, structured content that
