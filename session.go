@@ -45,10 +45,7 @@ func (r *Runtime) NewSession() (*Session, error) {
 	}
 	s := &Session{rt: r, tmp: tmp, state: tools.NewState(r.fs, r.limits, tmp)}
 	s.state.Files = r.profile.Files
-	if err := r.startShell(s.state); err != nil {
-		os.RemoveAll(tmp)
-		return nil, err
-	}
+	r.startShell(s.state)
 	disabled := map[string]bool{}
 	for _, d := range r.opts.DisabledTools {
 		disabled[d] = true
@@ -124,34 +121,35 @@ func (s *Session) Close() error {
 	return s.closeErr
 }
 
-// startShell gives a session its job manager, confined as the options say.
-func (r *Runtime) startShell(st *tools.State) error {
-	var extra []string
-	for k, v := range r.opts.Env {
-		extra = append(extra, k+"="+v)
-	}
-	sort.Strings(extra)
-	c := confine.New(r.confinePolicy(st.TempDir))
-	cfg := jobs.Config{
-		Shell:          r.opts.Shell,
-		Env:            jobs.BuildEnv(os.Environ(), extra...),
-		TempDir:        st.TempDir,
-		MergeStreams:   !r.profile.SeparateStreams,
-		DefaultTimeout: r.limits.BashTimeout,
-		MaxTimeout:     r.limits.BashMaxTimeout,
-		MaxRunning:     r.limits.MaxJobs,
-		OutputLimit:    r.limits.BashOutputChars,
-	}
-	if c.Enforced() {
-		cfg.Confine = c.RestrictThread
-	}
-	m, err := jobs.NewManager(cfg, st.Cwd(), r.fs.Roots()[0])
-	if err != nil {
-		return fmt.Errorf("hands: starting the shell: %w", err)
-	}
-	st.Jobs = m
+// startShell lets a session make its job manager, confined as the options
+// say, when its first shell command runs.
+func (r *Runtime) startShell(st *tools.State) {
 	st.Shell = tools.ShellPolicy{AllowUnsandboxed: r.opts.AllowUnsandboxed, RejectSubstitution: r.profile.RejectSubstitution}
-	return nil
+	st.StartJobs = func(dir string) (*jobs.Manager, error) {
+		var extra []string
+		for k, v := range r.opts.Env {
+			extra = append(extra, k+"="+v)
+		}
+		sort.Strings(extra)
+		cfg := jobs.Config{
+			Shell:          r.opts.Shell,
+			Env:            jobs.BuildEnv(os.Environ(), extra...),
+			TempDir:        st.TempDir,
+			MergeStreams:   !r.profile.SeparateStreams,
+			DefaultTimeout: r.limits.BashTimeout,
+			MaxTimeout:     r.limits.BashMaxTimeout,
+			MaxRunning:     r.limits.MaxJobs,
+			OutputLimit:    r.limits.BashOutputChars,
+		}
+		if c := confine.New(r.confinePolicy(st.TempDir)); c.Enforced() {
+			cfg.Confine = c.RestrictThread
+		}
+		m, err := jobs.NewManager(cfg, dir, r.fs.Roots()[0])
+		if err != nil {
+			return nil, fmt.Errorf("starting the shell: %w", err)
+		}
+		return m, nil
+	}
 }
 
 func (r *Runtime) confinePolicy(tempDir string) confine.Policy {

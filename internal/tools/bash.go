@@ -81,7 +81,7 @@ func validateBash(_ context.Context, env *tool.Env, in BashInput) error {
 	if strings.TrimSpace(in.Command) == "" {
 		return toolErr(BashEmptyCommand, "command is empty; give the shell command to run, e.g. \"ls -la\"")
 	}
-	if st.Jobs == nil {
+	if st.StartJobs == nil {
 		return toolErr(BashStartFailed, "this session has no shell")
 	}
 	if in.Timeout < 0 || time.Duration(in.Timeout)*time.Millisecond > st.Limits.BashMaxTimeout {
@@ -115,19 +115,23 @@ func runBash(ctx context.Context, env *tool.Env, in BashInput) (*BashOutput, err
 		}
 		opts.Dir = p.Abs
 	}
-	out := &BashOutput{Command: in.Command, Directory: st.Jobs.Cwd(), TimeoutMS: timeout.Milliseconds()}
+	m, err := st.Jobs()
+	if err != nil {
+		return nil, jobErr(err, in.Command, st.Limits.MaxJobs)
+	}
+	out := &BashOutput{Command: in.Command, Directory: m.Cwd(), TimeoutMS: timeout.Milliseconds()}
 	if opts.Dir != "" {
 		out.Directory = opts.Dir
 	}
 	if in.RunInBackground {
-		id, err := st.Jobs.StartWith(in.Command, timeout, opts)
+		id, err := m.StartWith(in.Command, timeout, opts)
 		if err != nil {
 			return nil, jobErr(err, in.Command, st.Limits.MaxJobs)
 		}
-		out.TaskID, out.Cwd = id, st.Jobs.Cwd()
+		out.TaskID, out.Cwd = id, m.Cwd()
 		return out, nil
 	}
-	res, err := st.Jobs.RunWith(ctx, in.Command, timeout, opts)
+	res, err := m.RunWith(ctx, in.Command, timeout, opts)
 	if res == nil {
 		return nil, jobErr(err, in.Command, st.Limits.MaxJobs)
 	}

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"crypto/sha256"
+	"errors"
 	"os"
 	"sync"
 	"time"
@@ -53,9 +54,10 @@ type State struct {
 	TempDir string
 	// Ledger records what this session read and wrote.
 	Ledger *Ledger
-	// Jobs runs the session's shell commands; nil when the host offers no
-	// shell.
-	Jobs *jobs.Manager
+	// StartJobs makes the session's job manager, working in dir; the
+	// first shell call makes it, so a session that never runs a command
+	// never starts a process. Nil when the host offers no shell.
+	StartJobs func(dir string) (*jobs.Manager, error)
 	// Todos is the session's task list.
 	Todos Todos
 	// Shell holds the shell tools' policy switches.
@@ -63,8 +65,9 @@ type State struct {
 	// Files holds the file tools' policy switches.
 	Files FilePolicy
 
-	mu  sync.Mutex
-	cwd string
+	mu   sync.Mutex
+	cwd  string
+	jobs *jobs.Manager
 }
 
 // NewState returns the state of a new session working in the first root.
@@ -75,12 +78,40 @@ func NewState(fs *sandbox.Set, limits Limits, tempDir string) *State {
 // Cwd returns the session's working directory: the shell's, which a `cd`
 // moves, when the session has a shell.
 func (s *State) Cwd() string {
-	if s.Jobs != nil {
-		return s.Jobs.Cwd()
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.jobs != nil {
+		return s.jobs.Cwd()
+	}
 	return s.cwd
+}
+
+// errNoShell is the error of a session without a shell.
+var errNoShell = errors.New("this session has no shell")
+
+// Jobs returns the session's job manager, making it on first use.
+func (s *State) Jobs() (*jobs.Manager, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.jobs != nil {
+		return s.jobs, nil
+	}
+	if s.StartJobs == nil {
+		return nil, errNoShell
+	}
+	m, err := s.StartJobs(s.cwd)
+	if err != nil {
+		return nil, err
+	}
+	s.jobs = m
+	return m, nil
+}
+
+// startedJobs returns the job manager if a shell call has made it.
+func (s *State) startedJobs() *jobs.Manager {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.jobs
 }
 
 // stateOf returns the built-in state of env; a host that runs built-in tools
@@ -178,8 +209,8 @@ type FilePolicy struct {
 
 // Close kills the session's jobs and releases what it holds.
 func (s *State) Close() error {
-	if s.Jobs != nil {
-		return s.Jobs.Close()
+	if m := s.startedJobs(); m != nil {
+		return m.Close()
 	}
 	return nil
 }

@@ -39,20 +39,24 @@ func TaskKill() tool.Tool {
 			if strings.TrimSpace(in.TaskID) == "" {
 				return toolErr(InvalidInput, "task_id is empty; give the id that bash returned for a background command")
 			}
-			if stateOf(env).Jobs == nil {
+			if stateOf(env).StartJobs == nil {
 				return toolErr(BashTaskNotFound, "no background task %q: this session has no shell", in.TaskID)
 			}
 			return nil
 		},
 	}, func(ctx context.Context, env *tool.Env, in TaskKillInput) (*TaskKillOutput, error) {
 		st := stateOf(env)
-		err := st.Jobs.Kill(in.TaskID)
+		m := st.startedJobs()
+		if m == nil {
+			return nil, taskErr(jobs.ErrNotFound, in.TaskID)
+		}
+		err := m.Kill(in.TaskID)
 		out := &TaskKillOutput{TaskID: in.TaskID, Status: string(jobs.Killed)}
 		switch {
 		case err == nil:
 		case errors.Is(err, jobs.ErrNotRunning):
 			out.AlreadyFinished = true
-			if res, oerr := st.Jobs.Output(ctx, in.TaskID, false, 0); oerr == nil {
+			if res, oerr := m.Output(ctx, in.TaskID, false, 0); oerr == nil {
 				out.Status = string(res.Status)
 			}
 		default:

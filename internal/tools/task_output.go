@@ -56,7 +56,7 @@ func TaskOutput() tool.Tool {
 			if in.Timeout < 0 || time.Duration(in.Timeout)*time.Millisecond > st.Limits.BashMaxTimeout {
 				return toolErr(InvalidInput, "timeout %d ms is out of range; give 0 to %d milliseconds", in.Timeout, st.Limits.BashMaxTimeout.Milliseconds())
 			}
-			if st.Jobs == nil {
+			if st.StartJobs == nil {
 				return toolErr(BashTaskNotFound, "no background task %q: this session has no shell", in.TaskID)
 			}
 			return nil
@@ -71,7 +71,11 @@ func runTaskOutput(ctx context.Context, env *tool.Env, in TaskOutputInput) (*Tas
 	if in.Timeout > 0 {
 		wait = time.Duration(in.Timeout) * time.Millisecond
 	}
-	res, err := st.Jobs.Output(ctx, in.TaskID, block, wait)
+	m := st.startedJobs()
+	if m == nil {
+		return nil, taskErr(jobs.ErrNotFound, in.TaskID)
+	}
+	res, err := m.Output(ctx, in.TaskID, block, wait)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, err
