@@ -50,11 +50,8 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	c.register(fs)
 	fs.StringVar(&addr, "http", "", "serve Streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio")
 	fs.StringVar(&token, "http-token", "", "require \"Authorization: Bearer TOKEN\" on HTTP requests (default $HANDS_HTTP_TOKEN); required off loopback")
-	if ok, code := parse(fs, args, stderr); !ok {
+	if ok, code := parseNoArgs(fs, args, stderr); !ok {
 		return code
-	}
-	if fs.NArg() > 0 {
-		return usageErr(stderr, "serve takes no arguments, got %q", fs.Args())
 	}
 	rt, opts, code := runtimeFrom(&c, stderr)
 	if rt == nil {
@@ -223,11 +220,8 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	var c common
 	fs := newFlags("run", "run [flags] < calls.jsonl", stderr)
 	c.register(fs)
-	if ok, code := parse(fs, args, stderr); !ok {
+	if ok, code := parseNoArgs(fs, args, stderr); !ok {
 		return code
-	}
-	if fs.NArg() > 0 {
-		return usageErr(stderr, "run takes no arguments; it reads calls from stdin")
 	}
 	rt, _, code := runtimeFrom(&c, stderr)
 	if rt == nil {
@@ -286,11 +280,8 @@ func cmdTools(args []string, stdout, stderr io.Writer) int {
 	c.register(fs)
 	fs.BoolVar(&asJSON, "json", false, "print the full definitions (names, descriptions, schemas, metadata) as JSON")
 	fs.StringVar(&format, "format", "", "print the definitions shaped for a model API's tool-calling request: "+strings.Join(toolFormats, ", "))
-	if ok, code := parse(fs, args, stderr); !ok {
+	if ok, code := parseNoArgs(fs, args, stderr); !ok {
 		return code
-	}
-	if fs.NArg() > 0 {
-		return usageErr(stderr, "tools takes no arguments, got %q", fs.Args())
 	}
 	if format != "" && (asJSON || !slices.Contains(toolFormats, format)) {
 		return usageErr(stderr, "--format takes one of %s, without --json", strings.Join(toolFormats, ", "))
@@ -329,11 +320,8 @@ func cmdTools(args []string, stdout, stderr io.Writer) int {
 
 func cmdVersion(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("version", "version", stderr)
-	if ok, code := parse(fs, args, stderr); !ok {
+	if ok, code := parseNoArgs(fs, args, stderr); !ok {
 		return code
-	}
-	if fs.NArg() > 0 {
-		return usageErr(stderr, "version takes no arguments")
 	}
 	fmt.Fprintf(stdout, "hands %s\n", hands.Version)
 	return exitOK
@@ -343,11 +331,8 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) int {
 	var c common
 	fs := newFlags("doctor", "doctor [flags]", stderr)
 	c.register(fs)
-	if ok, code := parse(fs, args, stderr); !ok {
+	if ok, code := parseNoArgs(fs, args, stderr); !ok {
 		return code
-	}
-	if fs.NArg() > 0 {
-		return usageErr(stderr, "doctor takes no arguments")
 	}
 	rt, opts, code := runtimeFrom(&c, stderr)
 	if rt == nil {

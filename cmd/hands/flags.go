@@ -171,6 +171,17 @@ func parse(fs *flag.FlagSet, args []string, stderr io.Writer) (ok bool, code int
 	return true, 0
 }
 
+// parseNoArgs is parse for a command that takes flags only.
+func parseNoArgs(fs *flag.FlagSet, args []string, stderr io.Writer) (ok bool, code int) {
+	if ok, code := parse(fs, args, stderr); !ok {
+		return false, code
+	}
+	if fs.NArg() > 0 {
+		return false, usageErr(stderr, "%s takes no arguments, got %q; see hands %s --help", fs.Name(), fs.Args(), fs.Name())
+	}
+	return true, 0
+}
+
 func usageErr(stderr io.Writer, format string, args ...any) int {
 	fmt.Fprintf(stderr, "hands: "+format+"\n", args...)
 	return exitUsage
