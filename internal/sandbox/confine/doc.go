@@ -52,9 +52,12 @@
 // package jobs does all of this when its Config.Confine is set to
 // RestrictThread.
 //
-// The raw Landlock system calls are made with the standard syscall package:
-// the go-landlock module needs golang.org/x/sys and libcap's psx at build
-// time, and neither is in this module's go.sum.
+// The raw Landlock system calls are made with the standard syscall package.
+// go-landlock's high-level API restricts every thread of the process, which
+// would confine the server itself; its low-level package has the thread-level
+// calls, but the same package links libcap's psx (for its all-threads
+// variant), which with cgo wraps pthread_create for the whole binary. Three
+// system calls on one thread do not justify that, so they are made here.
 //
 // # Command substitution
 //
