@@ -64,6 +64,9 @@ type Options struct {
 	Ask func(ctx Context, info tool.Info, call tool.Call, reason string) (bool, error) `json:"-"`
 	// Hooks run around each call's execution.
 	Hooks tool.Hooks `json:"-"`
+	// HookCommands are external commands run around calls, with Claude
+	// Code's hook contract; they run after Hooks.
+	HookCommands []HookCommand `json:"hooks,omitempty"`
 	// Middleware wraps each call's pipeline.
 	Middleware []tool.Middleware `json:"-"`
 	// Logger receives diagnostics; default discards them.
@@ -137,6 +140,14 @@ func New(opts Options) (*Runtime, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	ch, err := commandHooks(opts.HookCommands, log)
+	if err != nil {
+		fs.Close()
+		return nil, fmt.Errorf("hands: %w", err)
+	}
+	opts.Hooks.PreToolUse = append(append([]tool.PreToolUse(nil), opts.Hooks.PreToolUse...), ch.PreToolUse...)
+	opts.Hooks.PostToolUse = append(append([]tool.PostToolUse(nil), opts.Hooks.PostToolUse...), ch.PostToolUse...)
+	opts.Hooks.PostToolUseFailure = append(append([]tool.PostToolUseFailure(nil), opts.Hooks.PostToolUseFailure...), ch.PostToolUseFailure...)
 	return &Runtime{
 		opts: opts, profile: prof, tools: exposed, reg: reg, fs: fs,
 		limits: limits, log: log, sessions: map[*Session]struct{}{},

@@ -76,7 +76,9 @@ func (s *Session) Cwd() string { return s.state.Cwd() }
 // TempDir returns the session's temporary directory.
 func (s *Session) TempDir() string { return s.tmp }
 
-func (s *Session) env() *tool.Env { return &tool.Env{Session: s.state} }
+func (s *Session) env() *tool.Env {
+	return &tool.Env{Session: s.state, SessionID: filepath.Base(s.tmp), Cwd: s.state.Cwd}
+}
 
 // Call runs one call through the pipeline.
 func (s *Session) Call(ctx context.Context, call tool.Call) tool.Result {

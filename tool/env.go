@@ -5,6 +5,11 @@ package tool
 type Env struct {
 	// CallID identifies the call, as the host or model named it.
 	CallID string
+	// SessionID identifies the host's session, for hooks and logs.
+	SessionID string
+	// Cwd returns the session's working directory, for hooks; nil when the
+	// host has none.
+	Cwd func() string
 	// Session is the host's per-session state, opaque to the executor. The
 	// built-in tools keep their state (roots, working directory, read
 	// ledger, jobs) here.

@@ -49,7 +49,7 @@ type Middleware func(next Handler) Handler
 // PreToolUse runs after validation and before execution. It may block the
 // call (Block true, with Reason) or replace its input (Input non-nil), which
 // is decoded and validated again.
-type PreToolUse func(ctx context.Context, info Info, call Call) HookDecision
+type PreToolUse func(ctx context.Context, env *Env, info Info, call Call) HookDecision
 
 // HookDecision is a PreToolUse hook's answer.
 type HookDecision struct {
@@ -61,8 +61,8 @@ type HookDecision struct {
 // PostToolUse runs after a call succeeded; PostToolUseFailure after it
 // failed. Both see the mapped result and may change it.
 type (
-	PostToolUse        func(ctx context.Context, info Info, call Call, res *Result)
-	PostToolUseFailure func(ctx context.Context, info Info, call Call, res *Result)
+	PostToolUse        func(ctx context.Context, env *Env, info Info, call Call, res *Result)
+	PostToolUseFailure func(ctx context.Context, env *Env, info Info, call Call, res *Result)
 )
 
 // Hooks are the Go functions run around execution.
@@ -161,7 +161,7 @@ func (e *Executor) pipeline(ctx context.Context, env *Env, call Call) Result {
 	}
 	out, err := e.execute(ctx, env, t, call, in)
 	res := e.mapResult(info, call, out, err)
-	e.postToolUse(ctx, info, call, &res)
+	e.postToolUse(ctx, env, info, call, &res)
 	return res
 }
 
@@ -238,7 +238,7 @@ func validate(ctx context.Context, env *Env, t Tool, in any) (err *Error) {
 
 func (e *Executor) preToolUse(ctx context.Context, env *Env, t Tool, call Call, in any) (any, Call, *Error) {
 	for _, h := range e.Hooks.PreToolUse {
-		d := h(ctx, t.Info(), call)
+		d := h(ctx, env, t.Info(), call)
 		if d.Block {
 			return nil, call, Errorf(PermissionDenied, "%s was blocked by a hook: %s", call.Name, orDefault(d.Reason, "no reason given"))
 		}
@@ -355,15 +355,15 @@ func runeOffset(s string, n int) int {
 	return len(s)
 }
 
-func (e *Executor) postToolUse(ctx context.Context, info Info, call Call, res *Result) {
+func (e *Executor) postToolUse(ctx context.Context, env *Env, info Info, call Call, res *Result) {
 	if res.IsError {
 		for _, h := range e.Hooks.PostToolUseFailure {
-			h(ctx, info, call, res)
+			h(ctx, env, info, call, res)
 		}
 		return
 	}
 	for _, h := range e.Hooks.PostToolUse {
-		h(ctx, info, call, res)
+		h(ctx, env, info, call, res)
 	}
 }
 

@@ -129,7 +129,7 @@ func TestPanicBecomesInternalError(t *testing.T) {
 		panic("kaboom")
 	}))}
 	var failures int
-	e.Hooks.PostToolUseFailure = []tool.PostToolUseFailure{func(context.Context, tool.Info, tool.Call, *tool.Result) { failures++ }}
+	e.Hooks.PostToolUseFailure = []tool.PostToolUseFailure{func(context.Context, *tool.Env, tool.Info, tool.Call, *tool.Result) { failures++ }}
 	res := e.Execute(context.Background(), nil, call("boom", `{"text":"x"}`))
 	if res.Code != tool.InternalError || !strings.HasPrefix(res.TextOf(), "[INTERNAL_ERROR] ") || !strings.Contains(res.TextOf(), "kaboom") {
 		t.Errorf("got %+v", res)
@@ -163,7 +163,7 @@ func TestCancellationReachesTheTool(t *testing.T) {
 
 func TestHooks(t *testing.T) {
 	e := &tool.Executor{Registry: tool.NewRegistry(echoTool("echo", true, nil))}
-	e.Hooks.PreToolUse = []tool.PreToolUse{func(_ context.Context, _ tool.Info, c tool.Call) tool.HookDecision {
+	e.Hooks.PreToolUse = []tool.PreToolUse{func(_ context.Context, _ *tool.Env, _ tool.Info, c tool.Call) tool.HookDecision {
 		switch string(c.Input) {
 		case `{"text":"block"}`:
 			return tool.HookDecision{Block: true, Reason: "not today"}
@@ -175,7 +175,7 @@ func TestHooks(t *testing.T) {
 		return tool.HookDecision{}
 	}}
 	var post []string
-	e.Hooks.PostToolUse = []tool.PostToolUse{func(_ context.Context, _ tool.Info, _ tool.Call, r *tool.Result) {
+	e.Hooks.PostToolUse = []tool.PostToolUse{func(_ context.Context, _ *tool.Env, _ tool.Info, _ tool.Call, r *tool.Result) {
 		post = append(post, r.TextOf())
 		r.Content = append(r.Content, tool.Text("(seen by hook)"))
 	}}

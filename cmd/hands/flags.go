@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -62,6 +63,38 @@ type config struct {
 	NoSandbox     bool              `json:"no_sandbox"`
 	Unsandboxed   bool              `json:"allow_unsandboxed"`
 	Env           map[string]string `json:"env"`
+	// Hooks has Claude Code's settings shape: event → [{matcher, hooks:
+	// [{type: "command", command, timeout (seconds)}]}].
+	Hooks map[string][]struct {
+		Matcher string `json:"matcher"`
+		Hooks   []struct {
+			Type    string  `json:"type"`
+			Command string  `json:"command"`
+			Timeout float64 `json:"timeout"`
+		} `json:"hooks"`
+	} `json:"hooks"`
+}
+
+// hookCommands flattens the hooks of a config file.
+func (c config) hookCommands() ([]hands.HookCommand, error) {
+	events := make([]string, 0, len(c.Hooks))
+	for e := range c.Hooks {
+		events = append(events, e)
+	}
+	sort.Strings(events)
+	var out []hands.HookCommand
+	for _, event := range events {
+		for _, m := range c.Hooks[event] {
+			for _, h := range m.Hooks {
+				if h.Type != "command" {
+					return nil, fmt.Errorf("hooks.%s: hook type %q is not supported; use \"command\"", event, h.Type)
+				}
+				out = append(out, hands.HookCommand{Event: event, Matcher: m.Matcher, Command: h.Command,
+					Timeout: time.Duration(h.Timeout * float64(time.Second))})
+			}
+		}
+	}
+	return out, nil
 }
 
 func loadConfig(path string) (config, error) {
@@ -73,7 +106,7 @@ func loadConfig(path string) (config, error) {
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("--config %s: %w (the file is a JSON object with keys roots, deny, profile, max_file_size, bash_timeout_ms, shell, disabled_tools, no_sandbox, allow_unsandboxed, env)", path, err)
+		return c, fmt.Errorf("--config %s: %w (the file is a JSON object with keys roots, deny, profile, max_file_size, bash_timeout_ms, shell, disabled_tools, no_sandbox, allow_unsandboxed, env, hooks)", path, err)
 	}
 	return c, nil
 }
@@ -93,6 +126,11 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 		Shell: cfg.Shell, DisabledTools: cfg.DisabledTools, NoSandbox: cfg.NoSandbox, Env: cfg.Env,
 		AllowUnsandboxed: cfg.Unsandboxed,
 	}
+	hooks, err := cfg.hookCommands()
+	if err != nil {
+		return o, fmt.Errorf("--config %s: %w", c.config, err)
+	}
+	o.HookCommands = hooks
 	if len(c.roots) > 0 {
 		o.Roots = c.roots
 	}

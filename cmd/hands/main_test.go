@@ -396,3 +396,20 @@ func sleepers(marker string) []string {
 	}
 	return pids
 }
+
+func TestConfigHooksInClaudeCodeShape(t *testing.T) {
+	root := workspace(t)
+	cfg := filepath.Join(t.TempDir(), "hands.json")
+	body := `{"hooks":{"PreToolUse":[{"matcher":"view","hooks":[{"type":"command","command":"echo read-blocked >&2; exit 2","timeout":5}]}]}}`
+	if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := runCLI(t, "", "call", "--config", cfg, "--root", root, "view", `{"path":"a.txt"}`)
+	if code != exitTool || !strings.Contains(out, "read-blocked") {
+		t.Errorf("hook from config: %d %q", code, out)
+	}
+	os.WriteFile(cfg, []byte(`{"hooks":{"PreToolUse":[{"hooks":[{"type":"prompt","command":"x"}]}]}}`), 0o644)
+	if _, errOut, code := runCLI(t, "", "tools", "--config", cfg, "--root", root); code != exitUsage || !strings.Contains(errOut, "prompt") {
+		t.Errorf("unsupported hook type: %d %q", code, errOut)
+	}
+}

@@ -1,0 +1,225 @@
+package hands
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/hands-dev/hands/tool"
+)
+
+// HookCommand is an external command run around tool calls, with Claude
+// Code's hook contract: the command (run with sh -c in the session's working
+// directory) gets a JSON object on stdin — session_id, cwd,
+// hook_event_name, tool_name, tool_input, and for PostToolUse tool_response
+// — and answers with its exit status and stdout:
+//
+//   - exit 2 blocks a PreToolUse call, its stderr the reason the model reads;
+//     for PostToolUse and PostToolUseFailure, the stderr is added to the
+//     result for the model;
+//   - exit 0 with JSON on stdout may decide: {"decision":"block","reason":…},
+//     {"continue":false,"stopReason":…}, or {"hookSpecificOutput":
+//     {"permissionDecision":"deny"|"allow"|"ask","permissionDecisionReason":…,
+//     "updatedInput":{…}}}; "ask" blocks, as a hook cannot ask the user here;
+//   - any other status, or a timeout, is a non-blocking failure, logged.
+type HookCommand struct {
+	// Event is PreToolUse, PostToolUse or PostToolUseFailure.
+	Event string `json:"event"`
+	// Matcher is a regular expression matched against the whole tool name,
+	// as the profile names it; "" or "*" matches every tool.
+	Matcher string `json:"matcher,omitempty"`
+	// Command is the shell command to run.
+	Command string `json:"command"`
+	// Timeout bounds the command; 0 means 60 seconds.
+	Timeout time.Duration `json:"timeout,omitempty"`
+}
+
+// defaultHookTimeout is Claude Code's default.
+const defaultHookTimeout = 60 * time.Second
+
+// hookEvents are the events a HookCommand may name.
+var hookEvents = []string{"PreToolUse", "PostToolUse", "PostToolUseFailure"}
+
+// commandHooks turns hook commands into executor hooks.
+func commandHooks(cmds []HookCommand, log *slog.Logger) (tool.Hooks, error) {
+	var h tool.Hooks
+	for i, c := range cmds {
+		if strings.TrimSpace(c.Command) == "" {
+			return h, fmt.Errorf("hook %d: empty command", i)
+		}
+		expr := c.Matcher
+		if expr == "" || expr == "*" {
+			expr = ".*"
+		}
+		m, err := regexp.Compile("^(?:" + expr + ")$")
+		if err != nil {
+			return h, fmt.Errorf("hook %d: matcher %q is not a valid regular expression: %v", i, c.Matcher, err)
+		}
+		hc := &hookRunner{HookCommand: c, match: m, log: log}
+		switch c.Event {
+		case "PreToolUse":
+			h.PreToolUse = append(h.PreToolUse, hc.pre)
+		case "PostToolUse":
+			h.PostToolUse = append(h.PostToolUse, hc.post)
+		case "PostToolUseFailure":
+			h.PostToolUseFailure = append(h.PostToolUseFailure, hc.post)
+		default:
+			return h, fmt.Errorf("hook %d: unknown event %q; use one of %s", i, c.Event, strings.Join(hookEvents, ", "))
+		}
+	}
+	return h, nil
+}
+
+type hookRunner struct {
+	HookCommand
+	match *regexp.Regexp
+	log   *slog.Logger
+}
+
+// hookInput is what a hook command reads on stdin.
+type hookInput struct {
+	SessionID     string          `json:"session_id"`
+	Cwd           string          `json:"cwd"`
+	HookEventName string          `json:"hook_event_name"`
+	ToolName      string          `json:"tool_name"`
+	ToolInput     json.RawMessage `json:"tool_input"`
+	ToolResponse  any             `json:"tool_response,omitempty"`
+}
+
+// hookOutput is what a hook command may print on stdout.
+type hookOutput struct {
+	Continue           *bool  `json:"continue"`
+	StopReason         string `json:"stopReason"`
+	Decision           string `json:"decision"`
+	Reason             string `json:"reason"`
+	HookSpecificOutput struct {
+		PermissionDecision       string          `json:"permissionDecision"`
+		PermissionDecisionReason string          `json:"permissionDecisionReason"`
+		UpdatedInput             json.RawMessage `json:"updatedInput"`
+	} `json:"hookSpecificOutput"`
+}
+
+func (h *hookRunner) pre(ctx context.Context, env *tool.Env, info tool.Info, call tool.Call) tool.HookDecision {
+	if !h.match.MatchString(info.Name) {
+		return tool.HookDecision{}
+	}
+	code, stdout, stderr, err := h.run(ctx, env, hookInput{HookEventName: h.Event, ToolName: info.Name, ToolInput: input(call)})
+	if err != nil {
+		return tool.HookDecision{}
+	}
+	if code == 2 {
+		return tool.HookDecision{Block: true, Reason: orText(stderr, "the PreToolUse hook refused the call")}
+	}
+	if code != 0 {
+		return tool.HookDecision{}
+	}
+	var out hookOutput
+	if json.Unmarshal(bytes.TrimSpace(stdout), &out) != nil {
+		return tool.HookDecision{}
+	}
+	hs := out.HookSpecificOutput
+	switch {
+	case out.Continue != nil && !*out.Continue:
+		return tool.HookDecision{Block: true, Reason: orText([]byte(out.StopReason), "a hook stopped the call")}
+	case out.Decision == "block", hs.PermissionDecision == "deny":
+		return tool.HookDecision{Block: true, Reason: orText([]byte(out.Reason+hs.PermissionDecisionReason), "a hook denied the call")}
+	case hs.PermissionDecision == "ask":
+		return tool.HookDecision{Block: true, Reason: orText([]byte(hs.PermissionDecisionReason), "a hook asked for the user's approval, which this host cannot get")}
+	}
+	if len(hs.UpdatedInput) > 0 && string(hs.UpdatedInput) != "null" {
+		return tool.HookDecision{Input: hs.UpdatedInput}
+	}
+	return tool.HookDecision{}
+}
+
+func (h *hookRunner) post(ctx context.Context, env *tool.Env, info tool.Info, call tool.Call, res *tool.Result) {
+	if !h.match.MatchString(info.Name) {
+		return
+	}
+	code, stdout, stderr, err := h.run(ctx, env, hookInput{HookEventName: h.Event, ToolName: info.Name, ToolInput: input(call), ToolResponse: res.Structured})
+	if err != nil {
+		return
+	}
+	feedback := ""
+	switch code {
+	case 2:
+		feedback = orText(stderr, "")
+	case 0:
+		var out hookOutput
+		if json.Unmarshal(bytes.TrimSpace(stdout), &out) == nil && out.Decision == "block" {
+			feedback = out.Reason
+		}
+	}
+	if feedback != "" {
+		res.Content = append(res.Content, tool.Text(h.Event+" hook feedback:\n"+feedback))
+	}
+}
+
+func input(call tool.Call) json.RawMessage {
+	if len(call.Input) == 0 {
+		return json.RawMessage("{}")
+	}
+	return call.Input
+}
+
+func orText(b []byte, def string) string {
+	if s := strings.TrimSpace(string(b)); s != "" {
+		return s
+	}
+	return def
+}
+
+// run runs the command in its own process group, killed on timeout or
+// cancellation; a failure to run or a timeout is logged and returned.
+func (h *hookRunner) run(ctx context.Context, env *tool.Env, in hookInput) (int, []byte, []byte, error) {
+	if env != nil {
+		in.SessionID = env.SessionID
+		if env.Cwd != nil {
+			in.Cwd = env.Cwd()
+		}
+	}
+	payload, err := json.Marshal(in)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	timeout := h.Timeout
+	if timeout <= 0 {
+		timeout = defaultHookTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", h.Command)
+	cmd.Dir = in.Cwd
+	cmd.Stdin = bytes.NewReader(payload)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+in.Cwd)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = time.Second
+	err = cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		h.log.Warn("hook timed out or was cancelled", "event", h.Event, "command", h.Command, "err", ctx.Err())
+		return 0, nil, nil, ctx.Err()
+	case errors.As(err, &exit):
+		if exit.ExitCode() != 2 {
+			h.log.Warn("hook failed", "event", h.Event, "command", h.Command, "status", exit.ExitCode(), "stderr", stderr.String())
+		}
+		return exit.ExitCode(), stdout.Bytes(), stderr.Bytes(), nil
+	case err != nil:
+		h.log.Warn("hook could not run", "event", h.Event, "command", h.Command, "err", err)
+		return 0, nil, nil, err
+	}
+	return 0, stdout.Bytes(), stderr.Bytes(), nil
+}
