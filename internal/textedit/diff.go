@@ -338,6 +338,25 @@ const myersLimit = 4096
 // that occur once on each side as anchors (their longest increasing
 // sequence), recursing between anchors; Myers where there are none.
 func (d *differ) patience(a0, a1, b0, b1 int) {
+	d.matchEnds(a0, a1, b0, b1, func(a0, a1, b0, b1 int) {
+		anchors := d.anchors(a0, a1, b0, b1)
+		if len(anchors) == 0 {
+			d.myers(a0, a1, b0, b1)
+			return
+		}
+		for _, p := range anchors {
+			d.patience(a0, p.a, b0, p.b)
+			d.out = append(d.out, p)
+			a0, b0 = p.a+1, p.b+1
+		}
+		d.patience(a0, a1, b0, b1)
+	})
+}
+
+// matchEnds pairs the lines a[a0:a1] and b[b0:b1] have in common at their
+// start and end, and calls middle on what lies between when both sides have
+// lines left, keeping the pairs in order.
+func (d *differ) matchEnds(a0, a1, b0, b1 int, middle func(a0, a1, b0, b1 int)) {
 	for a0 < a1 && b0 < b1 && d.a[a0] == d.b[b0] {
 		d.out = append(d.out, pair{a0, b0})
 		a0, b0 = a0+1, b0+1
@@ -347,16 +366,7 @@ func (d *differ) patience(a0, a1, b0, b1 int) {
 		a1, b1, n = a1-1, b1-1, n+1
 	}
 	if a0 < a1 && b0 < b1 {
-		if anchors := d.anchors(a0, a1, b0, b1); len(anchors) == 0 {
-			d.myers(a0, a1, b0, b1)
-		} else {
-			for _, p := range anchors {
-				d.patience(a0, p.a, b0, p.b)
-				d.out = append(d.out, p)
-				a0, b0 = p.a+1, p.b+1
-			}
-			d.patience(a0, a1, b0, b1)
-		}
+		middle(a0, a1, b0, b1)
 	}
 	for k := range n {
 		d.out = append(d.out, pair{a1 + k, b1 + k})
@@ -419,24 +429,13 @@ func (d *differ) anchors(a0, a1, b0, b1 int) []pair {
 // myers matches a[a0:a1] against b[b0:b1] with Myers' O(ND) algorithm in
 // linear space, splitting at a middle snake and recursing.
 func (d *differ) myers(a0, a1, b0, b1 int) {
-	for a0 < a1 && b0 < b1 && d.a[a0] == d.b[b0] {
-		d.out = append(d.out, pair{a0, b0})
-		a0, b0 = a0+1, b0+1
-	}
-	n := 0
-	for a1 > a0 && b1 > b0 && d.a[a1-1] == d.b[b1-1] {
-		a1, b1, n = a1-1, b1-1, n+1
-	}
-	if a0 < a1 && b0 < b1 {
+	d.matchEnds(a0, a1, b0, b1, func(a0, a1, b0, b1 int) {
 		x, y, ok := d.bisect(a0, a1, b0, b1)
 		if ok && (x > a0 || y > b0) && (x < a1 || y < b1) {
 			d.myers(a0, x, b0, y)
 			d.myers(x, a1, y, b1)
 		}
-	}
-	for k := range n {
-		d.out = append(d.out, pair{a1 + k, b1 + k})
-	}
+	})
 }
 
 // bisect finds the point where a shortest edit path of a[a0:a1] to
