@@ -43,6 +43,21 @@ func runtimeFrom(c *common, stderr io.Writer) (*hands.Runtime, hands.Options, in
 	return rt, opts, exitOK
 }
 
+// sessionFrom builds a runtime from the flags and opens one session;
+// closeAll closes both (closing a runtime closes its sessions).
+func sessionFrom(c *common, stderr io.Writer) (sess *hands.Session, closeAll func(), code int) {
+	rt, _, code := runtimeFrom(c, stderr)
+	if rt == nil {
+		return nil, nil, code
+	}
+	sess, err := rt.NewSession()
+	if err != nil {
+		rt.Close()
+		return nil, nil, usageErr(stderr, "%v", err)
+	}
+	return sess, func() { rt.Close() }, exitOK
+}
+
 func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var c common
 	var addr, token string
@@ -159,16 +174,11 @@ func cmdCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if !json.Valid([]byte(input)) {
 		return usageErr(stderr, "arguments %q are not valid JSON; give a JSON object such as '{\"path\":\"x\"}'", input)
 	}
-	rt, _, code := runtimeFrom(&c, stderr)
-	if rt == nil {
+	sess, closeAll, code := sessionFrom(&c, stderr)
+	if sess == nil {
 		return code
 	}
-	defer rt.Close()
-	sess, err := rt.NewSession()
-	if err != nil {
-		return usageErr(stderr, "%v", err)
-	}
-	defer sess.Close()
+	defer closeAll()
 	res := sess.Call(ctx, tool.Call{ID: "call-1", Name: fs.Arg(0), Input: json.RawMessage(input)})
 	if asJSON {
 		writeJSONLine(stdout, lineOf(res))
@@ -223,16 +233,11 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if ok, code := parseNoArgs(fs, args, stderr); !ok {
 		return code
 	}
-	rt, _, code := runtimeFrom(&c, stderr)
-	if rt == nil {
+	sess, closeAll, code := sessionFrom(&c, stderr)
+	if sess == nil {
 		return code
 	}
-	defer rt.Close()
-	sess, err := rt.NewSession()
-	if err != nil {
-		return usageErr(stderr, "%v", err)
-	}
-	defer sess.Close()
+	defer closeAll()
 	sc := bufio.NewScanner(stdin)
 	sc.Buffer(make([]byte, 1<<20), 256<<20)
 	n := 0
