@@ -2,12 +2,10 @@ package textedit
 
 import (
 	"fmt"
-	"runtime"
-	"runtime/metrics"
+	"github.com/hands-dev/hands/internal/benchmem"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 // big100MB returns a text of 100 MiB of numbered lines with one unique line
@@ -28,44 +26,13 @@ var big100MB = sync.OnceValue(func() string {
 
 var bigEdit = Edit{Old: "unique := computeTheAnswer(42)", New: "unique := computeTheAnswer(43)"}
 
-// peakHeap samples the heap while a benchmark runs and reports the largest
-// value seen, in MiB, with the process's peak resident set size.
-func peakHeap(b *testing.B) (stop func()) {
-	runtime.GC()
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	var peak uint64
-	wg.Go(func() {
-		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-		t := time.NewTicker(200 * time.Microsecond)
-		defer t.Stop()
-		for {
-			metrics.Read(s)
-			peak = max(peak, s[0].Value.Uint64())
-			select {
-			case <-done:
-				return
-			case <-t.C:
-			}
-		}
-	})
-	return func() {
-		close(done)
-		wg.Wait()
-		b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
-		if rss := maxRSS(); rss > 0 {
-			b.ReportMetric(float64(rss)/(1<<20), "maxrss-MiB")
-		}
-	}
-}
-
 // BenchmarkApply100MB replaces one unique string in a 100 MiB text. The
 // text itself (100 MiB) is live throughout and counts in peak-heap-MiB.
 func BenchmarkApply100MB(b *testing.B) {
 	text := big100MB()
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
-	stop := peakHeap(b)
+	stop := benchmem.Peak(b)
 	for b.Loop() {
 		res, err := Apply(text, bigEdit)
 		if err != nil || res.Lines[0] != 900_001 {
@@ -81,7 +48,7 @@ func BenchmarkEditFile100MB(b *testing.B) {
 	file := []byte(strings.ReplaceAll(big100MB(), "\n", "\r\n"))
 	b.SetBytes(int64(len(file)))
 	b.ReportAllocs()
-	stop := peakHeap(b)
+	stop := benchmem.Peak(b)
 	for b.Loop() {
 		text, enc, err := Decode(file)
 		if err != nil {
@@ -112,7 +79,7 @@ func BenchmarkDiff100MB(b *testing.B) {
 	}
 	b.SetBytes(int64(len(a)))
 	b.ReportAllocs()
-	stop := peakHeap(b)
+	stop := benchmem.Peak(b)
 	for b.Loop() {
 		if d := Diff("big.txt", a, res.Text, 3); len(d) > 1000 {
 			b.Fatalf("diff too long: %d bytes", len(d))
@@ -127,7 +94,7 @@ func BenchmarkApplyNotFound100MB(b *testing.B) {
 	text := big100MB()
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
-	stop := peakHeap(b)
+	stop := benchmem.Peak(b)
 	for b.Loop() {
 		if _, err := Apply(text, Edit{Old: "unique := computeTheAnswer(44)", New: "x"}); err == nil {
 			b.Fatal("found")

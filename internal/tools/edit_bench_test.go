@@ -3,6 +3,7 @@
 package tools
 
 import (
+	"github.com/hands-dev/hands/internal/benchmem"
 	"testing"
 )
 
@@ -25,7 +26,7 @@ func BenchmarkEdit100MB(b *testing.B) {
 	}
 	b.SetBytes(size)
 	b.ReportAllocs()
-	stop := peakMemory(b)
+	stop := benchmem.Peak(b)
 	i := 0
 	for b.Loop() {
 		res := f.ok("edit", edits[i%2])

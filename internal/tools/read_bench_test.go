@@ -5,51 +5,11 @@ package tools
 import (
 	"bufio"
 	"fmt"
+	"github.com/hands-dev/hands/internal/benchmem"
 	"os"
-	"runtime"
-	"runtime/metrics"
-	"sync"
 	"syscall"
 	"testing"
-	"time"
 )
-
-// peakMemory samples the live heap while a benchmark runs and, when
-// stopped, reports the largest value seen and the process's peak resident
-// set size, in MiB.
-func peakMemory(b *testing.B) (stop func()) {
-	runtime.GC()
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	var peak uint64
-	wg.Go(func() {
-		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-		t := time.NewTicker(200 * time.Microsecond)
-		defer t.Stop()
-		for {
-			metrics.Read(s)
-			peak = max(peak, s[0].Value.Uint64())
-			select {
-			case <-done:
-				return
-			case <-t.C:
-			}
-		}
-	})
-	return func() {
-		close(done)
-		wg.Wait()
-		b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
-		var ru syscall.Rusage
-		if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
-			rss := int64(ru.Maxrss) // kilobytes, but bytes on macOS
-			if runtime.GOOS != "darwin" {
-				rss *= 1024
-			}
-			b.ReportMetric(float64(rss)/(1<<20), "maxrss-MiB")
-		}
-	}
-}
 
 // needDisk skips the benchmark unless dir's file system has n bytes free.
 func needDisk(b *testing.B, dir string, n int64) {
@@ -124,7 +84,7 @@ func BenchmarkReadWindow1GB(b *testing.B) {
 				b.SetBytes(size) // the whole file is scanned
 			}
 			b.ReportAllocs()
-			stop := peakMemory(b)
+			stop := benchmem.Peak(b)
 			for b.Loop() {
 				res := f.ok("read", in)
 				out := res.Structured.(*ReadOutput)
