@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -145,7 +146,7 @@ func (e *Executor) pipeline(ctx context.Context, env *Env, call Call) Result {
 		return ErrorResult(call, err)
 	}
 	info := t.Info()
-	in, err := decode(t, call.Input)
+	in, err := decodeOnce(ctx, t, call)
 	if err != nil {
 		return e.mapResult(info, call, nil, err)
 	}
@@ -193,6 +194,28 @@ func decode(t Tool, raw json.RawMessage) (any, *Error) {
 		return nil, AsError(err)
 	}
 	return in, nil
+}
+
+// decodedKey carries a call already decoded (for its concurrency decision)
+// to the pipeline, so that the arguments are decoded once.
+type decodedKey struct{}
+
+// decoded is a call's input as the concurrency decision decoded it.
+type decoded struct {
+	name string
+	raw  json.RawMessage
+	in   any
+	err  *Error
+}
+
+// decodeOnce returns the decoded input of call: the one the stream decoded
+// for its concurrency decision when it is for this very call (a middleware
+// may have changed the call), else a fresh decode.
+func decodeOnce(ctx context.Context, t Tool, call Call) (any, *Error) {
+	if d, ok := ctx.Value(decodedKey{}).(*decoded); ok && d.name == call.Name && bytes.Equal(d.raw, call.Input) {
+		return d.in, d.err
+	}
+	return decode(t, call.Input)
 }
 
 // permit is stage three: the policy allows, denies or asks the host.
@@ -369,17 +392,23 @@ func (e *Executor) postToolUse(ctx context.Context, env *Env, info Info, call Ca
 
 // concurrencySafe reports whether call may run beside other safe calls. A
 // call that does not decode is safe: it fails without touching anything.
-func (e *Executor) concurrencySafe(call Call) bool {
+// The decoded input is returned for the pipeline to reuse.
+func (e *Executor) concurrencySafe(call Call) (safe bool, d *decoded) {
 	t, err := e.enabled(call)
 	if err != nil {
-		return true
+		return true, nil
 	}
-	in, derr := t.Decode(call.Input)
+	in, derr := decode(t, call.Input)
+	d = &decoded{name: call.Name, raw: call.Input, in: in, err: derr}
 	if derr != nil {
-		return true
+		return true, d
 	}
-	defer func() { _ = recover() }()
-	return t.ConcurrencySafe(in)
+	defer func() {
+		if recover() != nil {
+			safe = false
+		}
+	}()
+	return t.ConcurrencySafe(in), d
 }
 
 func (e *Executor) parallel() int {

@@ -413,3 +413,39 @@ func TestStreamStartsSafeCallsAtOnce(t *testing.T) {
 		t.Errorf("results in order: %v", texts)
 	}
 }
+
+// countingTool counts Decode calls of the tool it wraps.
+type countingTool struct {
+	tool.Tool
+	mu      sync.Mutex
+	decodes int
+}
+
+func (c *countingTool) Decode(raw json.RawMessage) (any, error) {
+	c.mu.Lock()
+	c.decodes++
+	c.mu.Unlock()
+	return c.Tool.Decode(raw)
+}
+
+func TestBatchDecodesEachCallOnce(t *testing.T) {
+	ct := &countingTool{Tool: echoTool("echo", true, nil)}
+	e := &tool.Executor{Registry: tool.NewRegistry(ct)}
+	res := e.Batch(context.Background(), nil, []tool.Call{call("echo", `{"text":"a"}`), call("echo", `{"text":"b"}`)})
+	if res[0].TextOf() != "a" || res[1].TextOf() != "b" {
+		t.Fatalf("results %+v", res)
+	}
+	if ct.decodes != 2 {
+		t.Errorf("2 calls decoded %d times, want 2", ct.decodes)
+	}
+	// A middleware that rewrites the call gets it decoded afresh.
+	e.Middleware = []tool.Middleware{func(next tool.Handler) tool.Handler {
+		return func(ctx context.Context, env *tool.Env, c tool.Call) tool.Result {
+			c.Input = json.RawMessage(`{"text":"rewritten"}`)
+			return next(ctx, env, c)
+		}
+	}}
+	if got := e.Batch(context.Background(), nil, []tool.Call{call("echo", `{"text":"a"}`)})[0].TextOf(); got != "rewritten" {
+		t.Errorf("rewritten call ran with %q", got)
+	}
+}

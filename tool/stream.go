@@ -55,7 +55,10 @@ func (p *pending) wait() Result {
 }
 
 func (s *Stream) start(ctx context.Context, call Call, keep bool) *pending {
-	safe := s.e.concurrencySafe(call)
+	safe, d := s.e.concurrencySafe(call)
+	if d != nil {
+		ctx = context.WithValue(ctx, decodedKey{}, d)
+	}
 	p := &pending{done: make(chan struct{})}
 	s.mu.Lock()
 	if s.closed {
