@@ -1,34 +1,35 @@
 package hands
 
-import "github.com/hands-dev/hands/internal/tools"
+import "github.com/hands-dev/hands/tool"
 
-// Code is a tool error code; a failed Result carries one.
-type Code = tools.Code
+// Code is a tool error code; a failed Result carries one. The set is
+// closed: tool.Codes lists it.
+type Code = tool.Code
 
 // The error codes of seed 000 and of Hands, for callers that branch on them.
-const (
-	InvalidInput          = tools.InvalidInput
-	PathNotFound          = tools.PathNotFound
-	AccessDenied          = tools.AccessDenied
-	FileTooLarge          = tools.FileTooLarge
-	IOError               = tools.IOError
-	InternalError         = tools.InternalError
-	UnknownTool           = tools.UnknownTool
-	Canceled              = tools.Canceled
-	PermissionDenied      = tools.PermissionDenied
-	FileNotViewed         = tools.FileNotViewed
-	FileChanged           = tools.FileChanged
-	BinaryFile            = tools.BinaryFile
-	BashEmptyCommand      = tools.BashEmptyCommand
-	BashStartFailed       = tools.BashStartFailed
-	BashTaskLimit         = tools.BashTaskLimit
-	BashTaskNotFound      = tools.BashTaskNotFound
-	CommandRejected       = tools.CommandRejected
-	CommandFailed         = tools.CommandFailed
-	StrReplaceNotFound    = tools.StrReplaceNotFound
-	StrReplaceAmbiguous   = tools.StrReplaceAmbiguous
-	GrepInvalidPattern    = tools.GrepInvalidPattern
-	GrepInvalidOutputMode = tools.GrepInvalidOutputMode
-	GlobInvalidPattern    = tools.GlobInvalidPattern
-	GlobInvalidType       = tools.GlobInvalidType
+var (
+	InvalidInput          = tool.InvalidInput
+	PathNotFound          = tool.PathNotFound
+	AccessDenied          = tool.AccessDenied
+	FileTooLarge          = tool.FileTooLarge
+	IOError               = tool.IOError
+	InternalError         = tool.InternalError
+	UnknownTool           = tool.UnknownTool
+	Canceled              = tool.Canceled
+	PermissionDenied      = tool.PermissionDenied
+	FileNotViewed         = tool.FileNotViewed
+	FileChanged           = tool.FileChanged
+	BinaryFile            = tool.BinaryFile
+	BashEmptyCommand      = tool.BashEmptyCommand
+	BashStartFailed       = tool.BashStartFailed
+	BashTaskLimit         = tool.BashTaskLimit
+	BashTaskNotFound      = tool.BashTaskNotFound
+	CommandRejected       = tool.CommandRejected
+	CommandFailed         = tool.CommandFailed
+	StrReplaceNotFound    = tool.StrReplaceNotFound
+	StrReplaceAmbiguous   = tool.StrReplaceAmbiguous
+	GrepInvalidPattern    = tool.GrepInvalidPattern
+	GrepInvalidOutputMode = tool.GrepInvalidOutputMode
+	GlobInvalidPattern    = tool.GlobInvalidPattern
+	GlobInvalidType       = tool.GlobInvalidType
 )

@@ -3,46 +3,65 @@ package tool
 import (
 	"errors"
 	"fmt"
-)
-
-// Code is a machine-readable error code such as "PATH_NOT_FOUND". Error text
-// shown to a model starts with the code in brackets: "[PATH_NOT_FOUND] ...".
-type Code string
-
-// Codes the executor itself produces. Tools use the codes of package
-// internal/tools, which re-declares these.
-const (
-	// InvalidInput: the arguments do not decode or do not match the schema.
-	InvalidInput Code = "INVALID_INPUT"
-	// UnknownTool: no tool of that name is registered or it is disabled.
-	UnknownTool Code = "UNKNOWN_TOOL"
-	// PermissionDenied: a policy or a hook refused the call.
-	PermissionDenied Code = "PERMISSION_DENIED"
-	// Canceled: the call was cancelled or its deadline passed.
-	Canceled Code = "CANCELED"
-	// InternalError: the tool panicked or failed in a way it did not classify.
-	InternalError Code = "INTERNAL_ERROR"
+	"slices"
 )
 
 // Error is a tool failure the model reads and can correct: a code, a message
-// that names the value involved and the fix, and optional details that a
-// profile may use to render the error in its own words.
+// that names the value involved and the fix, and structured details from
+// which a profile renders the error in its own words.
 type Error struct {
-	Code    Code
+	Code Code
+	// Message is the text in the core's words, with core tool and parameter
+	// names; Reword renders it with the names a profile exposes.
 	Message string
 	// Details holds named values (for example "path") for profiles whose
 	// documents fix the error text.
 	Details map[string]any
+	// Problem says what was wrong with the arguments when the schema refused
+	// them (Code is then InvalidInput).
+	Problem *Problem
 	// Err is the underlying cause, if any, for errors.Is and logs; it is never
 	// shown to the model.
 	Err error
+
+	// format and args are the message before formatting, kept so that the
+	// Param and ToolName arguments can be shown under other names.
+	format string
+	args   []any
 }
+
+// Param is a parameter's core name inside an error message (a dotted path
+// such as "edits[0].old_str" for a field of an array element). Errorf shows
+// it as it is; a profile that exposes the parameter under another name shows
+// that name instead.
+type Param string
+
+// ToolName is a core tool's name inside an error message; a profile shows
+// the name it exposes.
+type ToolName string
+
+// Names maps core names to the names a model sees.
+type Names interface {
+	// Tool returns the exposed name of the core tool.
+	Tool(core string) string
+	// Param returns the exposed form of a core parameter path.
+	Param(core string) string
+}
+
+// rewordable is an Errorf argument that shows differently under Names.
+type rewordable interface {
+	reword(Names) any
+}
+
+func (p Param) reword(n Names) any    { return n.Param(string(p)) }
+func (t ToolName) reword(n Names) any { return n.Tool(string(t)) }
 
 // Errorf returns an *Error with the given code and a formatted message. A
 // %w verb wraps the cause as with fmt.Errorf, and the cause is kept in Err.
+// Param and ToolName arguments are names a profile may show otherwise.
 func Errorf(code Code, format string, args ...any) *Error {
 	err := fmt.Errorf(format, args...)
-	return &Error{Code: code, Message: err.Error(), Err: errors.Unwrap(err)}
+	return &Error{Code: code, Message: err.Error(), Err: errors.Unwrap(err), format: format, args: args}
 }
 
 // With returns e with a detail added, for chaining at the point of creation.
@@ -54,8 +73,32 @@ func (e *Error) With(key string, value any) *Error {
 	return e
 }
 
+// Reword returns a copy of e whose message shows tool and parameter names
+// as n names them. An error made without Errorf's arguments is returned as
+// it is.
+func (e *Error) Reword(n Names) *Error {
+	if e.format == "" || !slices.ContainsFunc(e.args, isRewordable) {
+		return e
+	}
+	args := make([]any, len(e.args))
+	for i, a := range e.args {
+		if r, ok := a.(rewordable); ok {
+			a = r.reword(n)
+		}
+		args[i] = a
+	}
+	c := *e
+	c.Message = fmt.Errorf(e.format, args...).Error()
+	return &c
+}
+
+func isRewordable(a any) bool {
+	_, ok := a.(rewordable)
+	return ok
+}
+
 // Error returns the text of seed 000: "[CODE] message".
-func (e *Error) Error() string { return "[" + string(e.Code) + "] " + e.Message }
+func (e *Error) Error() string { return "[" + e.Code.String() + "] " + e.Message }
 
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }

@@ -32,7 +32,7 @@ func echoTool(name string, readOnly bool, run func(ctx context.Context, in echoI
 		Name: name, Description: "echo", ReadOnly: readOnly,
 		Validate: func(_ context.Context, _ *tool.Env, in echoIn) error {
 			if in.Text == "invalid" {
-				return tool.Errorf("ECHO_INVALID", "text %q is not allowed", in.Text)
+				return tool.Errorf(tool.InvalidInput, "text %q is not allowed", in.Text)
 			}
 			return nil
 		},
@@ -90,7 +90,7 @@ func TestPipelineStagesInOrder(t *testing.T) {
 
 	stages = nil
 	res = e.Execute(ctx, nil, call("echo", `{"text":"invalid"}`))
-	if res.Code != "ECHO_INVALID" || strings.Join(stages, ",") != "permissions(invalid)" {
+	if res.Code != tool.InvalidInput || strings.Join(stages, ",") != "permissions(invalid)" {
 		t.Errorf("validation after permissions, before execution: %+v %v", res, stages)
 	}
 
@@ -449,3 +449,59 @@ func TestBatchDecodesEachCallOnce(t *testing.T) {
 		t.Errorf("rewritten call ran with %q", got)
 	}
 }
+
+func TestNullArgumentIsAbsent(t *testing.T) {
+	type in struct {
+		Text  string `json:"text"`
+		Count *int   `json:"count,omitempty"`
+	}
+	tl := tool.New(tool.Spec[in]{Name: "nullable"}, func(_ context.Context, _ *tool.Env, v in) (struct{}, error) { return struct{}{}, nil })
+	if _, err := tl.Decode(json.RawMessage(`{"text":"a","count":null}`)); err != nil {
+		t.Fatalf("null for an optional parameter: %v", err)
+	}
+	_, err := tl.Decode(json.RawMessage(`{"text":null}`))
+	te := tool.AsError(err)
+	if te.Problem == nil || te.Problem.Kind != tool.Missing || te.Message != "invalid arguments for nullable: missing required parameter text" {
+		t.Fatalf("null for a required parameter: %#v", te)
+	}
+}
+
+func TestProblemIsStructured(t *testing.T) {
+	type item struct {
+		Old string `json:"old_str"`
+	}
+	type in struct {
+		Edits []item `json:"edits"`
+	}
+	tl := tool.New(tool.Spec[in]{Name: "structured"}, func(_ context.Context, _ *tool.Env, v in) (struct{}, error) { return struct{}{}, nil })
+	cases := []struct {
+		args string
+		kind tool.ProblemKind
+		at   string
+		msg  string
+	}{
+		{`{"edits":[{"old_str":1}]}`, tool.WrongType, "edits[0].old_str", `invalid arguments for structured: parameter edits[0].old_str: 1 has type integer, want string`},
+		{`{"edits":[{"old":"a"}]}`, tool.Unknown, "edits[0]", `invalid arguments for structured: unknown parameter old in edits[0]; the parameters are old_str`},
+		{`{"edits":[{}]}`, tool.Missing, "edits[0]", `invalid arguments for structured: missing required parameter old_str in edits[0]`},
+		{`[1]`, tool.NotObject, "", `arguments of structured must be a JSON object, got an array`},
+		{`{"edits":`, tool.NotJSON, "", ``},
+	}
+	for _, c := range cases {
+		_, err := tl.Decode(json.RawMessage(c.args))
+		te := tool.AsError(err)
+		if te.Problem == nil || te.Problem.Kind != c.kind || te.Problem.At != c.at || c.msg != "" && te.Message != c.msg {
+			t.Errorf("%s: got %#v %q", c.args, te.Problem, te.Message)
+		}
+	}
+	// A profile's names reach the message without parsing it.
+	_, err := tl.Decode(json.RawMessage(`{"edits":[{"old_str":1}]}`))
+	got := tool.AsError(err).Reword(names{}).Message
+	if want := `invalid arguments for Structured: parameter EDITS[0].OLD_STR: 1 has type integer, want string`; got != want {
+		t.Errorf("reworded: %q, want %q", got, want)
+	}
+}
+
+type names struct{}
+
+func (names) Tool(core string) string  { return strings.ToUpper(core[:1]) + core[1:] }
+func (names) Param(core string) string { return strings.ToUpper(core) }

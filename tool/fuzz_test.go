@@ -31,7 +31,7 @@ func FuzzExecuteArguments(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res := e.Execute(context.Background(), nil, tool.Call{Name: "f", Input: json.RawMessage(data)})
 		if res.IsError {
-			if res.Code == "" || !strings.HasPrefix(res.TextOf(), "["+string(res.Code)+"] ") {
+			if res.Code.IsZero() || !strings.HasPrefix(res.TextOf(), "["+res.Code.String()+"] ") {
 				t.Fatalf("error without a code prefix: %q", res.TextOf())
 			}
 			if res.Code == tool.InternalError {

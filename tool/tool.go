@@ -1,15 +1,11 @@
 package tool
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"reflect"
 	"regexp"
-	"slices"
-	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -79,11 +75,10 @@ var validName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
 func ValidName(name string) bool { return validName.MatchString(name) }
 
 type typed[In, Out any] struct {
-	spec     Spec[In]
-	info     Info
-	resolved *jsonschema.Resolved
-	params   []string
-	run      func(context.Context, *Env, In) (Out, error)
+	spec  Spec[In]
+	info  Info
+	valid *validator
+	run   func(context.Context, *Env, In) (Out, error)
 }
 
 // New declares a tool whose input and output JSON schemas are inferred once,
@@ -104,7 +99,7 @@ func New[In, Out any](spec Spec[In], run func(ctx context.Context, env *Env, in 
 	if in.Type != "object" {
 		panic(fmt.Sprintf("tool %s: input must be a struct, not %s", spec.Name, reflect.TypeFor[In]()))
 	}
-	resolved, err := in.Resolve(nil)
+	valid, err := newValidator(spec.Name, mustJSON(in))
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: input schema: %v", spec.Name, err))
 	}
@@ -121,8 +116,7 @@ func New[In, Out any](spec Spec[In], run func(ctx context.Context, env *Env, in 
 	if out.Type != "object" {
 		panic(fmt.Sprintf("tool %s: output must be a struct, not %s", spec.Name, ot))
 	}
-	t := &typed[In, Out]{spec: spec, resolved: resolved, run: run, params: slices.Collect(maps.Keys(in.Properties))}
-	slices.Sort(t.params)
+	t := &typed[In, Out]{spec: spec, valid: valid, run: run}
 	t.info = Info{
 		Name: spec.Name, Title: spec.Title, Description: spec.Description,
 		InputSchema: mustJSON(in), OutputSchema: mustJSON(out),
@@ -144,102 +138,30 @@ func mustJSON(s *jsonschema.Schema) json.RawMessage {
 func (t *typed[In, Out]) Info() Info { return t.info }
 
 func (t *typed[In, Out]) Decode(raw json.RawMessage) (any, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
-		raw = []byte("{}")
+	args, p := parseArgs(raw)
+	if p == nil {
+		p = t.valid.check(args)
 	}
-	var generic any
-	if err := json.Unmarshal(raw, &generic); err != nil {
-		return nil, Errorf(InvalidInput, "arguments of %s are not valid JSON: %v; send a JSON object", t.info.Name, err)
-	}
-	if _, ok := generic.(map[string]any); !ok {
-		return nil, Errorf(InvalidInput, "arguments of %s must be a JSON object, got %s", t.info.Name, jsonKind(generic))
-	}
-	if err := t.resolved.ApplyDefaults(&generic); err != nil {
-		return nil, Errorf(InvalidInput, "arguments of %s: %v", t.info.Name, err)
-	}
-	if err := t.resolved.Validate(generic); err != nil {
-		return nil, Errorf(InvalidInput, "invalid arguments for %s: %s", t.info.Name, schemaMessage(err, t.params))
-	}
-	withDefaults, err := json.Marshal(generic)
-	if err != nil {
-		return nil, Errorf(InvalidInput, "arguments of %s: %v", t.info.Name, err)
+	if p != nil {
+		return nil, problemError(t.info.Name, p)
 	}
 	var in In
-	if err := json.Unmarshal(withDefaults, &in); err != nil {
-		return nil, Errorf(InvalidInput, "arguments of %s: %v", t.info.Name, err)
+	if err := json.Unmarshal(mustMarshal(args), &in); err != nil {
+		return nil, Errorf(InvalidInput, "arguments of %s: %v", ToolName(t.info.Name), err)
 	}
 	return in, nil
 }
 
-// schemaMessage turns the validator's message into one a model can act on:
-// the parameter by name, what was wrong, and for unknown parameters the
-// known ones.
-func schemaMessage(err error, params []string) string {
-	msg := err.Error()
-	where := ""
-	for {
-		rest, ok := strings.CutPrefix(msg, "validating ")
-		if !ok {
-			break
-		}
-		ptr, tail, ok := strings.Cut(rest, ": ")
-		if !ok {
-			break
-		}
-		if ptr != "root" {
-			where = ptr
-		}
-		msg = tail
+// problemError is the INVALID_INPUT error of a call whose arguments the
+// schema refused.
+func problemError(name string, p *Problem) *Error {
+	format := "invalid arguments for %s: %s"
+	if p.Kind == NotJSON || p.Kind == NotObject {
+		format = "arguments of %s %s"
 	}
-	param := strings.NewReplacer("/properties/", ".", "/items", "[]").Replace(where)
-	param = strings.TrimPrefix(param, ".")
-	switch {
-	case strings.HasPrefix(msg, "required: missing properties: "):
-		return "missing required parameter " + unquoteList(strings.TrimPrefix(msg, "required: missing properties: ")) + inParam(param)
-	case strings.HasPrefix(msg, "unexpected additional properties "):
-		return "unknown parameter " + unquoteList(strings.TrimPrefix(msg, "unexpected additional properties ")) + inParam(param) +
-			"; the parameters are " + strings.Join(params, ", ")
-	case strings.HasPrefix(msg, "type: "):
-		msg = strings.ReplaceAll(strings.TrimPrefix(msg, "type: "), `"`, "")
-		return "parameter " + param + ": " + msg
-	}
-	if param != "" {
-		return "parameter " + param + ": " + msg
-	}
-	return msg
-}
-
-func inParam(p string) string {
-	if p == "" {
-		return ""
-	}
-	return " in " + p
-}
-
-// unquoteList turns the validator's ["a","b"] into "a, b".
-func unquoteList(s string) string {
-	var names []string
-	if json.Unmarshal([]byte(s), &names) == nil {
-		return strings.Join(names, ", ")
-	}
-	return strings.NewReplacer("[", "", "]", "", `"`, "").Replace(s)
-}
-
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case []any:
-		return "an array"
-	case string:
-		return "a string"
-	case float64:
-		return "a number"
-	case bool:
-		return "a boolean"
-	}
-	return fmt.Sprintf("%T", v)
+	e := Errorf(InvalidInput, format, ToolName(name), p)
+	e.Problem = p
+	return e
 }
 
 func (t *typed[In, Out]) ConcurrencySafe(in any) bool {

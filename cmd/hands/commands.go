@@ -210,7 +210,7 @@ type contentLine struct {
 }
 
 func lineOf(r tool.Result) resultLine {
-	l := resultLine{ID: r.CallID, Name: r.Tool, IsError: r.IsError, Code: string(r.Code), Structured: r.Structured,
+	l := resultLine{ID: r.CallID, Name: r.Tool, IsError: r.IsError, Code: r.Code.String(), Structured: r.Structured,
 		DurationMS: float64(r.Duration.Microseconds()) / 1000, Content: []contentLine{}}
 	for _, c := range r.Content {
 		l.Content = append(l.Content, contentLine{Type: c.Type, Text: c.Text, Data: c.Data, MIMEType: c.MIMEType})

@@ -86,7 +86,7 @@ type (
 	envelopeErr struct {
 		Success bool      `json:"success"`
 		Error   string    `json:"error"`
-		Code    tool.Code `json:"code,omitempty"`
+		Code    tool.Code `json:"code,omitzero"`
 	}
 	outputData struct {
 		Output string `json:"output"`

@@ -195,7 +195,7 @@ func TestArgumentsAreTranslated(t *testing.T) {
 	}
 	for input, want := range map[string]string{
 		`{"file_path":"a.txt","edits":[{"old_str":"1","new_string":"x"}]}`: "unknown parameter old_str in edits[0]",
-		`{"file_path":"a.txt","edits":[{"new_string":"x"}]}`:               "missing required parameter old_string in edits[]",
+		`{"file_path":"a.txt","edits":[{"new_string":"x"}]}`:               "missing required parameter old_string in edits[0]",
 		`{"file_path":"a.txt","edits":"x"}`:                                "parameter edits:",
 		`{"file_path":"a.txt","edits":[],"path":"a.txt"}`:                  "unknown parameter path; the parameters are edits, file_path",
 		`[1]`: "arguments of MultiEdit must be a JSON object",

@@ -38,7 +38,7 @@ func checkStructured(t *testing.T, profile string, res tool.Result) {
 	if err := json.Unmarshal(b, &sc); err != nil {
 		t.Fatalf("%s: structured content %s is not an object", res.Tool, b)
 	}
-	if res.IsError && sc["code"] != string(res.Code) {
+	if res.IsError && sc["code"] != res.Code.String() {
 		t.Errorf("%s: error %s has structured content %s without its code", res.Tool, res.Code, b)
 	}
 	if profile != "envelope" {

@@ -76,7 +76,7 @@ const (
 
 func renderTaskdaemon(r *Rendering) {
 	if e := r.Err(); e != nil {
-		r.Text("[" + string(e.Code) + "] " + taskdaemonError(r, e))
+		r.Text("[" + e.Code.String() + "] " + taskdaemonError(r, e))
 		return
 	}
 	switch o := r.Out.(type) {
@@ -205,5 +205,5 @@ func taskdaemonCommand(r *Rendering, o *tools.BashOutput) {
 		return
 	}
 	r.Fail(tools.CommandFailed, msg, map[string]any{"exit_code": o.ExitCode, "timed_out": o.TimedOut, "command": o.Command})
-	r.Text("[" + string(tools.CommandFailed) + "] " + msg)
+	r.Text("[" + tools.CommandFailed.String() + "] " + msg)
 }

@@ -166,7 +166,7 @@ func TestFailingCallsChangeNothingOnDisk(t *testing.T) {
 			if !res.IsError || res.Code != c.code {
 				t.Fatalf("want %s, got %s: %.300s", c.code, res.Code, res.TextOf())
 			}
-			if msg := res.TextOf(); !strings.HasPrefix(msg, "["+string(c.code)+"] ") || len(msg) < 30 {
+			if msg := res.TextOf(); !strings.HasPrefix(msg, "["+c.code.String()+"] ") || len(msg) < 30 {
 				t.Errorf("message %q", msg)
 			}
 			after := snapshot(t, f.root)

@@ -1,0 +1,127 @@
+package tool
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Code is a machine-readable error code such as PATH_NOT_FOUND. Error text
+// shown to a model starts with the code in brackets: "[PATH_NOT_FOUND] ...".
+//
+// The set of codes is closed: a Code can only be one of the values declared
+// below (its zero value means "no error"), so a made-up code does not
+// compile. A code a tool needs is added here, with a rendering in every
+// profile (a test checks that).
+type Code struct{ name string }
+
+// String returns the code's name, e.g. "PATH_NOT_FOUND"; "" for the zero Code.
+func (c Code) String() string { return c.name }
+
+// IsZero reports whether c is the zero Code, which a successful result has.
+func (c Code) IsZero() bool { return c.name == "" }
+
+// MarshalText returns the code's name.
+func (c Code) MarshalText() ([]byte, error) { return []byte(c.name), nil }
+
+// UnmarshalText accepts the name of a declared code (or "" for none).
+func (c *Code) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*c = Code{}
+		return nil
+	}
+	k, ok := ParseCode(string(b))
+	if !ok {
+		return fmt.Errorf("unknown error code %q", b)
+	}
+	*c = k
+	return nil
+}
+
+func code(name string) Code { return Code{name} }
+
+// The codes of seed 000 and of Hands.
+var (
+	// InvalidInput: the arguments do not decode, do not match the schema, or
+	// fail a tool's own checks.
+	InvalidInput = code("INVALID_INPUT")
+	// PathNotFound: the path names nothing.
+	PathNotFound = code("PATH_NOT_FOUND")
+	// AccessDenied: the path is outside every root or matches a deny
+	// pattern.
+	AccessDenied = code("ACCESS_DENIED")
+	// FileTooLarge: the file is over the size limit for the operation.
+	FileTooLarge = code("FILE_TOO_LARGE")
+	// IOError: the file system failed; the message names the path and the
+	// operation.
+	IOError = code("IO_ERROR")
+	// InternalError: the tool panicked or failed in a way it did not
+	// classify.
+	InternalError = code("INTERNAL_ERROR")
+	// UnknownTool: no tool of that name is registered or it is disabled.
+	UnknownTool = code("UNKNOWN_TOOL")
+	// Canceled: the call was cancelled or its deadline passed.
+	Canceled = code("CANCELED")
+	// PermissionDenied: a policy or a hook refused the call.
+	PermissionDenied = code("PERMISSION_DENIED")
+
+	// FileNotViewed: the file exists but this session never read it.
+	FileNotViewed = code("FILE_NOT_VIEWED")
+	// FileChanged: the file changed on disk since this session read it.
+	FileChanged = code("FILE_CHANGED")
+	// BinaryFile: the file is not text and cannot be shown or edited as
+	// text.
+	BinaryFile = code("BINARY_FILE")
+
+	// BashEmptyCommand: the command is empty.
+	BashEmptyCommand = code("BASH_EMPTY_COMMAND")
+	// BashStartFailed: the shell could not be started.
+	BashStartFailed = code("BASH_START_FAILED")
+	// BashTaskLimit: too many background jobs are running.
+	BashTaskLimit = code("BASH_TASK_LIMIT")
+	// BashTaskNotFound: no background job has that id.
+	BashTaskNotFound = code("BASH_TASK_NOT_FOUND")
+	// CommandRejected: the command uses syntax the session forbids.
+	CommandRejected = code("COMMAND_REJECTED")
+	// CommandFailed: the command exited with a non-zero status or timed
+	// out, in a session whose options make that an error (seed 000 does
+	// not: a non-zero exit is a result).
+	CommandFailed = code("COMMAND_FAILED")
+
+	// StrReplaceNotFound: the text to replace does not occur.
+	StrReplaceNotFound = code("STR_REPLACE_NOT_FOUND")
+	// StrReplaceAmbiguous: the text to replace occurs more often than
+	// expected.
+	StrReplaceAmbiguous = code("STR_REPLACE_AMBIGUOUS")
+
+	// GrepInvalidPattern: the regular expression does not compile.
+	GrepInvalidPattern = code("GREP_INVALID_PATTERN")
+	// GrepInvalidOutputMode: the output mode is not one of the known ones.
+	GrepInvalidOutputMode = code("GREP_INVALID_OUTPUT_MODE")
+	// GlobInvalidPattern: the glob does not parse.
+	GlobInvalidPattern = code("GLOB_INVALID_PATTERN")
+	// GlobInvalidType: the entry type is not file or dir.
+	GlobInvalidType = code("GLOB_INVALID_TYPE")
+)
+
+var allCodes = []Code{
+	InvalidInput, PathNotFound, AccessDenied, FileTooLarge, IOError,
+	InternalError, UnknownTool, Canceled, PermissionDenied,
+	FileNotViewed, FileChanged, BinaryFile,
+	BashEmptyCommand, BashStartFailed, BashTaskLimit, BashTaskNotFound, CommandRejected, CommandFailed,
+	StrReplaceNotFound, StrReplaceAmbiguous,
+	GrepInvalidPattern, GrepInvalidOutputMode,
+	GlobInvalidPattern, GlobInvalidType,
+}
+
+// Codes lists every declared code.
+func Codes() []Code { return slices.Clone(allCodes) }
+
+// ParseCode returns the declared code named name.
+func ParseCode(name string) (Code, bool) {
+	for _, c := range allCodes {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return Code{}, false
+}
