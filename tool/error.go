@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Error is a tool failure the model reads and can correct: a code, a message
@@ -24,8 +25,13 @@ type Error struct {
 	// shown to the model.
 	Err error
 
-	// format and args are the message before formatting, kept so that the
-	// Param and ToolName arguments can be shown under other names.
+	// parts are the message before formatting, kept so that the Param,
+	// Field and ToolName arguments can be shown under other names.
+	parts []part
+}
+
+// part is one Errorf or Appendf of a message.
+type part struct {
 	format string
 	args   []any
 }
@@ -35,6 +41,14 @@ type Error struct {
 // it as it is; a profile that exposes the parameter under another name shows
 // that name instead.
 type Param string
+
+// Field is a parameter path like Param, shown by its last name only
+// ("old_str" for "edits[0].old_str"), for messages that list the fields of
+// an element.
+type Field string
+
+// String returns the field's last name.
+func (f Field) String() string { return lastSegment(string(f)) }
 
 // ToolName is a core tool's name inside an error message; a profile shows
 // the name it exposes.
@@ -55,13 +69,22 @@ type rewordable interface {
 
 func (p Param) reword(n Names) any    { return n.Param(string(p)) }
 func (t ToolName) reword(n Names) any { return n.Tool(string(t)) }
+func (f Field) reword(n Names) any    { return lastSegment(n.Param(string(f))) }
 
 // Errorf returns an *Error with the given code and a formatted message. A
 // %w verb wraps the cause as with fmt.Errorf, and the cause is kept in Err.
 // Param and ToolName arguments are names a profile may show otherwise.
 func Errorf(code Code, format string, args ...any) *Error {
 	err := fmt.Errorf(format, args...)
-	return &Error{Code: code, Message: err.Error(), Err: errors.Unwrap(err), format: format, args: args}
+	return &Error{Code: code, Message: err.Error(), Err: errors.Unwrap(err), parts: []part{{format, args}}}
+}
+
+// Appendf adds formatted text to the message, with the same arguments as
+// Errorf, and returns e.
+func (e *Error) Appendf(format string, args ...any) *Error {
+	e.Message += fmt.Sprintf(format, args...)
+	e.parts = append(e.parts, part{format, args})
+	return e
 }
 
 // With returns e with a detail added, for chaining at the point of creation.
@@ -77,18 +100,22 @@ func (e *Error) With(key string, value any) *Error {
 // as n names them. An error made without Errorf's arguments is returned as
 // it is.
 func (e *Error) Reword(n Names) *Error {
-	if e.format == "" || !slices.ContainsFunc(e.args, isRewordable) {
+	if !slices.ContainsFunc(e.parts, func(p part) bool { return slices.ContainsFunc(p.args, isRewordable) }) {
 		return e
 	}
-	args := make([]any, len(e.args))
-	for i, a := range e.args {
-		if r, ok := a.(rewordable); ok {
-			a = r.reword(n)
+	var msg strings.Builder
+	for _, p := range e.parts {
+		args := make([]any, len(p.args))
+		for i, a := range p.args {
+			if r, ok := a.(rewordable); ok {
+				a = r.reword(n)
+			}
+			args[i] = a
 		}
-		args[i] = a
+		msg.WriteString(fmt.Errorf(p.format, args...).Error())
 	}
 	c := *e
-	c.Message = fmt.Errorf(e.format, args...).Error()
+	c.Message = msg.String()
 	return &c
 }
 

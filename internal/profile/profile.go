@@ -18,7 +18,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -315,15 +314,6 @@ type wrapped struct {
 	byName map[string]Param
 	// exposed lists the exposed names, sorted, for messages.
 	exposed []string
-	// renames maps core names (top level and items) to exposed ones, for
-	// messages.
-	renames []rename
-}
-
-// rename is one parameter to rename in messages.
-type rename struct {
-	core, exposed string
-	re            *regexp.Regexp
 }
 
 func wrap(t tool.Tool, e Entry, carry bool) tool.Tool {
@@ -355,24 +345,11 @@ func wrap(t tool.Tool, e Entry, carry bool) tool.Tool {
 			for _, a := range p.Aliases {
 				w.byName[a] = p
 			}
-			w.renames = addRenames(w.renames, p)
 		}
 		sort.Strings(w.exposed)
 	}
 	w.info = info
 	return w
-}
-
-func addRenames(rs []rename, p Param) []rename {
-	if p.core() != p.Name {
-		// The name as a word that is not part of a path or a longer name.
-		re := regexp.MustCompile(`(^|[^\w/.\-])` + regexp.QuoteMeta(p.core()) + `($|[^\w/\-])`)
-		rs = append(rs, rename{core: p.core(), exposed: p.Name, re: re})
-	}
-	for _, it := range p.Items {
-		rs = addRenames(rs, it)
-	}
-	return rs
 }
 
 func (w *wrapped) Info() tool.Info { return w.info }
@@ -384,7 +361,7 @@ func (w *wrapped) Decode(raw json.RawMessage) (any, error) {
 	}
 	in, err := w.core.Decode(args)
 	if err != nil {
-		return nil, w.renameErr(err, true)
+		return nil, w.renameErr(err)
 	}
 	return in, nil
 }
@@ -516,34 +493,60 @@ func (w *wrapped) renameItems(v json.RawMessage, p Param) (json.RawMessage, *too
 	return b.Bytes(), nil
 }
 
-// renameErr speaks of the tool and its parameters by their exposed names.
-// Schema errors (all true) name parameters only; other messages name paths
-// and values too, so there only names with an underscore or a dash, which
-// prose and paths rarely hold, are renamed.
-func (w *wrapped) renameErr(err error, all bool) error {
-	te := tool.AsError(err)
-	msg := te.Message
-	core := w.core.Info().Name
-	msg = strings.Replace(msg, "for "+core+":", "for "+w.info.Name+":", 1)
-	msg = strings.Replace(msg, "arguments of "+core+" ", "arguments of "+w.info.Name+" ", 1)
-	msg = strings.Replace(msg, "arguments of "+core+":", "arguments of "+w.info.Name+":", 1)
-	for _, r := range w.renames {
-		if !all && !strings.ContainsAny(r.core, "_-") {
+// renameErr speaks of the tool and its parameters by their exposed names,
+// from the error's structured names (tool.Param, tool.ToolName, Problem),
+// never by editing its text.
+func (w *wrapped) renameErr(err error) error {
+	return tool.AsError(err).Reword(w)
+}
+
+// Tool returns the exposed name of the core tool w wraps.
+func (w *wrapped) Tool(core string) string {
+	if core == w.core.Info().Name {
+		return w.info.Name
+	}
+	return core
+}
+
+// Param returns the exposed form of a core parameter path such as
+// "edits[0].old_str".
+func (w *wrapped) Param(core string) string {
+	if w.e.Params == nil {
+		return core
+	}
+	params := w.e.Params
+	var b strings.Builder
+	for i, seg := range strings.Split(core, ".") {
+		name, index, _ := strings.Cut(seg, "[")
+		if index != "" {
+			index = "[" + index
+		}
+		var found *Param
+		for j := range params {
+			if params[j].core() == name {
+				found = &params[j]
+				break
+			}
+		}
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		if found == nil {
+			b.WriteString(seg)
+			params = nil
 			continue
 		}
-		msg = r.re.ReplaceAllString(msg, "${1}"+r.exposed+"${2}")
+		b.WriteString(found.Name + index)
+		params = found.Items
 	}
-	if msg == te.Message {
-		return te
-	}
-	return &tool.Error{Code: te.Code, Message: msg, Details: te.Details, Err: te.Err}
+	return b.String()
 }
 
 func (w *wrapped) ConcurrencySafe(in any) bool { return w.core.ConcurrencySafe(in) }
 
 func (w *wrapped) Validate(ctx context.Context, env *tool.Env, in any) error {
 	if err := w.core.Validate(ctx, env, in); err != nil {
-		return w.renameErr(err, false)
+		return w.renameErr(err)
 	}
 	return nil
 }
@@ -555,7 +558,7 @@ func (w *wrapped) Run(ctx context.Context, env *tool.Env, in any) (any, error) {
 		if !asToolError(err, &te) {
 			return nil, err
 		}
-		return nil, w.renameErr(te, false)
+		return nil, w.renameErr(te)
 	}
 	if !w.carry {
 		return out, nil

@@ -85,10 +85,10 @@ func validateBash(_ context.Context, env *tool.Env, in BashInput) error {
 		return toolErr(BashStartFailed, "this session has no shell")
 	}
 	if in.Timeout < 0 || time.Duration(in.Timeout)*time.Millisecond > st.Limits.BashMaxTimeout {
-		return toolErr(InvalidInput, "timeout %d ms is out of range; give 1 to %d milliseconds, or leave it out for %d", in.Timeout, st.Limits.BashMaxTimeout.Milliseconds(), st.Limits.BashTimeout.Milliseconds()).With("timeout", in.Timeout)
+		return toolErr(InvalidInput, "%s %d ms is out of range; give 1 to %d milliseconds, or leave it out for %d", param("timeout"), in.Timeout, st.Limits.BashMaxTimeout.Milliseconds(), st.Limits.BashTimeout.Milliseconds()).With("timeout", in.Timeout)
 	}
 	if in.DangerouslyDisableSandbox && !st.Shell.AllowUnsandboxed {
-		return toolErr(PermissionDenied, "this server does not allow running commands outside the sandbox; run the command without dangerously_disable_sandbox")
+		return toolErr(PermissionDenied, "this server does not allow running commands outside the sandbox; run the command without %s", param("dangerously_disable_sandbox"))
 	}
 	if st.Shell.RejectSubstitution {
 		if found, _ := confine.HasCommandSubstitution(in.Command); found {
@@ -162,7 +162,7 @@ func firstNonEmpty(s ...string) string {
 func jobErr(err error, command string, maxJobs int) *tool.Error {
 	switch {
 	case errors.Is(err, jobs.ErrLimit):
-		return toolErr(BashTaskLimit, "%d background tasks are already running, the most a session may run; wait for one with task_output or stop one with task_kill, then try again", maxJobs)
+		return toolErr(BashTaskLimit, "%d background tasks are already running, the most a session may run; wait for one with %s or stop one with %s, then try again", maxJobs, tool.ToolName("task_output"), tool.ToolName("task_kill"))
 	case errors.Is(err, jobs.ErrNotFound):
 		return toolErr(BashTaskNotFound, "%v", err)
 	case errors.Is(err, jobs.ErrClosed):

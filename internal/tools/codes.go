@@ -48,3 +48,12 @@ func toolErr(code Code, format string, args ...any) *tool.Error {
 
 // param names a parameter inside an error message.
 func param(name string) tool.Param { return tool.Param(name) }
+
+// join is the path of parameter k inside the object at ("" for the top
+// level).
+func join(at, k string) string {
+	if at == "" {
+		return k
+	}
+	return at + "." + k
+}

@@ -87,16 +87,17 @@ func runEdit(_ context.Context, env *tool.Env, in EditInput) (*EditOutput, error
 	return finishEdit(st, f, res, 1)
 }
 
-// checkEdit is the validation of one edit that needs no file: prefix is ""
-// for the edit tool and "edits[i]: " for multi-edit.
-func checkEdit(path string, e textedit.Edit, prefix string) *tool.Error {
+// checkEdit is the validation of one edit that needs no file: at is ""
+// for the edit tool and "edits[i]" for multi-edit.
+func checkEdit(path string, e textedit.Edit, at string) *tool.Error {
+	old, nw, exp := param(join(at, "old_str")), param(join(at, "new_str")), param(join(at, "expected_replacements"))
 	switch {
 	case e.Old == "":
-		return toolErr(InvalidInput, "%sold_str is empty; give the exact text to replace (to create a file, write it whole instead)", prefix).With("path", path)
+		return toolErr(InvalidInput, "%s is empty; give the exact text to replace (to create a file, write it whole instead)", old).With("path", path)
 	case e.Old == e.New:
-		return toolErr(InvalidInput, "%sold_str and new_str are identical, so the edit would change nothing; put the replacement text in new_str", prefix).With("path", path)
+		return toolErr(InvalidInput, "%s and %s are identical, so the edit would change nothing; put the replacement text in %[2]s", old, nw).With("path", path)
 	case e.Expected < 0:
-		return toolErr(InvalidInput, "%sexpected_replacements is %d; give the number of occurrences you expect (1 or more), or leave it out", prefix, e.Expected).With("path", path)
+		return toolErr(InvalidInput, "%s is %d; give the number of occurrences you expect (1 or more), or leave it out", exp, e.Expected).With("path", path)
 	}
 	return nil
 }
@@ -140,7 +141,12 @@ func diffStat(diff string) (added, removed int) {
 
 // editErr maps an error of textedit.Apply to a coded error. prefix is ""
 // for the edit tool and "edits[i]: " for multi-edit.
-func editErr(f *textFile, err error, e textedit.Edit, prefix string) *tool.Error {
+func editErr(f *textFile, err error, e textedit.Edit, at string) *tool.Error {
+	old, nw, exp, all := param(join(at, "old_str")), param(join(at, "new_str")), param(join(at, "expected_replacements")), param(join(at, "replace_all"))
+	prefix := ""
+	if at != "" {
+		prefix = at + ": "
+	}
 	var (
 		nf *textedit.NotFoundError
 		ae *textedit.AmbiguousError
@@ -149,25 +155,23 @@ func editErr(f *textFile, err error, e textedit.Edit, prefix string) *tool.Error
 	path := f.p.Abs
 	switch {
 	case errors.As(err, &nf):
-		msg := fmt.Sprintf("%sold_str was not found in %s", prefix, path)
+				fix := "read the file again and copy the text exactly, indentation included"
 		if nf.Hint != "" {
-			msg += "; " + nf.Hint
-		} else {
-			msg += "; read the file again and copy the text exactly, indentation included"
+			fix = nf.Hint
 		}
-		return toolErr(StrReplaceNotFound, "%s", msg).With("path", path).With("old_str", e.Old).With("hint", nf.Hint)
+		return toolErr(StrReplaceNotFound, "%s was not found in %s; %s", old, path, fix).With("path", path).With("old_str", e.Old).With("hint", nf.Hint)
 	case errors.As(err, &ae):
-		return toolErr(StrReplaceAmbiguous, "%sold_str occurs %d times in %s (%s); add surrounding lines to old_str so that it matches exactly once, or set replace_all to true to replace every occurrence",
-			prefix, ae.Count, path, formatLines(ae.Lines, ae.Count)).
+		return toolErr(StrReplaceAmbiguous, "%s occurs %d times in %s (%s); add surrounding lines to %[1]s so that it matches exactly once, or set %[5]s to true to replace every occurrence",
+			old, ae.Count, path, formatLines(ae.Lines, ae.Count), all).
 			With("path", path).With("old_str", e.Old).With("count", ae.Count).With("lines", ae.Lines)
 	case errors.As(err, &ce):
-		return toolErr(StrReplaceAmbiguous, "%sold_str occurs %d times in %s (%s), but expected_replacements is %d; correct expected_replacements, or change old_str so that it matches the occurrences you mean",
-			prefix, ce.Found, path, formatLines(ce.Lines, ce.Found), ce.Expected).
+		return toolErr(StrReplaceAmbiguous, "%s occurs %d times in %s (%s), but %s is %d; correct %[5]s, or change %[1]s so that it matches the occurrences you mean",
+			old, ce.Found, path, formatLines(ce.Lines, ce.Found), exp, ce.Expected).
 			With("path", path).With("old_str", e.Old).With("count", ce.Found).With("expected", ce.Expected).With("lines", ce.Lines)
 	case errors.Is(err, textedit.ErrNoChange):
-		return toolErr(InvalidInput, "%sthe edit would leave %s as it is (%v); put the text you want in new_str", prefix, path, err).With("path", path)
+		return toolErr(InvalidInput, "%sthe edit would leave %s as it is (%v); put the text you want in %s", prefix, path, err, nw).With("path", path)
 	case errors.Is(err, textedit.ErrEmptyOld), errors.Is(err, textedit.ErrNegativeExpected):
-		return checkEdit(path, e, prefix)
+		return checkEdit(path, e, at)
 	}
 	return toolErr(InternalError, "%sedit of %s failed: %v", prefix, path, err).With("path", path)
 }

@@ -54,15 +54,15 @@ func Glob() tool.Tool {
 		MaxResultChars: globMaxChars + 2000,
 		Validate: func(_ context.Context, _ *tool.Env, in GlobInput) error {
 			if strings.TrimSpace(in.Pattern) == "" {
-				return toolErr(InvalidInput, "pattern is empty; give a glob such as **/*.go")
+				return toolErr(InvalidInput, "%s is empty; give a glob such as **/*.go", param("pattern"))
 			}
 			switch in.Type {
 			case "", "file", "dir":
 			default:
-				return toolErr(GlobInvalidType, "type %q is not valid; use \"file\" or \"dir\" (or leave it out for files)", in.Type).With("type", in.Type)
+				return toolErr(GlobInvalidType, "%s %q is not valid; use \"file\" or \"dir\" (or leave it out for files)", param("type"), in.Type).With("type", in.Type)
 			}
 			if _, err := glob.Compile(in.Pattern); err != nil {
-				return toolErr(GlobInvalidPattern, "pattern %q is not a valid glob: %v", in.Pattern, globReason(err)).With("pattern", in.Pattern)
+				return toolErr(GlobInvalidPattern, "%s %q is not a valid glob: %v", param("pattern"), in.Pattern, globReason(err)).With("pattern", in.Pattern)
 			}
 			return nil
 		},
@@ -92,7 +92,7 @@ func searchDir(st *State, path string, allowFile bool) (string, error) {
 		return "", fsErr(err, "stat", p.Abs)
 	}
 	if !fi.IsDir() && !allowFile {
-		return "", toolErr(InvalidInput, "path %s is a file, not a directory; give the directory to search", p.Abs).With("path", p.Abs)
+		return "", toolErr(InvalidInput, "%s %s is a file, not a directory; give the directory to search", param("path"), p.Abs).With("path", p.Abs)
 	}
 	return p.Abs, nil
 }

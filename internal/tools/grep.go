@@ -96,10 +96,10 @@ func Grep() tool.Tool {
 
 func validateGrep(_ context.Context, _ *tool.Env, in GrepInput) error {
 	if in.Pattern == "" {
-		return toolErr(InvalidInput, "pattern is empty; give a regular expression to search for")
+		return toolErr(InvalidInput, "%s is empty; give a regular expression to search for", param("pattern"))
 	}
 	if in.OutputMode != "" && !contains(grepModes, in.OutputMode) {
-		return toolErr(GrepInvalidOutputMode, "output_mode %q is not valid; use one of %s", in.OutputMode, strings.Join(grepModes, ", ")).With("output_mode", in.OutputMode)
+		return toolErr(GrepInvalidOutputMode, "%s %q is not valid; use one of %s", param("output_mode"), in.OutputMode, strings.Join(grepModes, ", ")).With("output_mode", in.OutputMode)
 	}
 	for name, v := range map[string]int{"-A": in.After, "-B": in.Before, "-C": in.Context, "head_limit": in.HeadLimit, "offset": in.Offset} {
 		if v < 0 {
@@ -108,12 +108,12 @@ func validateGrep(_ context.Context, _ *tool.Env, in GrepInput) error {
 	}
 	if in.Type != "" {
 		if _, err := ignore.NewTypes([]string{in.Type}, nil); err != nil {
-			return toolErr(InvalidInput, "type %q is not a known file type; use a ripgrep type such as go, js, ts, py, rust, java, c, cpp, md, json, yaml — or filter with glob", in.Type).With("type", in.Type)
+			return toolErr(InvalidInput, "%s %q is not a known file type; use a ripgrep type such as go, js, ts, py, rust, java, c, cpp, md, json, yaml — or filter with %s", param("type"), in.Type, param("glob")).With("type", in.Type)
 		}
 	}
 	if in.Glob != "" {
 		if _, err := ignore.NewOverrides(splitGlobs(in.Glob)); err != nil {
-			return toolErr(InvalidInput, "glob %q is not valid: %v", in.Glob, err).With("glob", in.Glob)
+			return toolErr(InvalidInput, "%s %q is not valid: %v", param("glob"), in.Glob, err).With("glob", in.Glob)
 		}
 	}
 	return nil
@@ -167,7 +167,7 @@ func runGrep(ctx context.Context, env *tool.Env, in GrepInput) (*GrepOutput, err
 		if errors.As(err, &me) {
 			reason = me.Err.Error()
 		}
-		return nil, toolErr(GrepInvalidPattern, "pattern %q does not compile: %s; fix the regular expression (RE2 syntax: escape literal braces and parentheses)", in.Pattern, reason).With("pattern", in.Pattern)
+		return nil, toolErr(GrepInvalidPattern, "%s %q does not compile: %s; fix the regular expression (RE2 syntax: escape literal braces and parentheses)", param("pattern"), in.Pattern, reason).With("pattern", in.Pattern)
 	}
 	mode := search.FilesWithMatches
 	switch in.OutputMode {

@@ -70,15 +70,15 @@ func compileIgnore(pats []string) ([]*glob.Glob, error) {
 	var out []*glob.Glob
 	for i, p := range pats {
 		if strings.TrimSpace(p) == "" {
-			return nil, toolErr(InvalidInput, "ignore[%d] is empty; give a glob such as *.log, or leave it out", i)
+			return nil, toolErr(InvalidInput, "%s is empty; give a glob such as *.log, or leave it out", param(fmt.Sprintf("ignore[%d]", i)))
 		}
 		g, err := glob.Compile(strings.TrimSuffix(p, "/"))
 		if err != nil {
 			var ge *glob.Error
 			if errors.As(err, &ge) {
-				return nil, toolErr(InvalidInput, "ignore[%d] %q is not a valid glob: %s at offset %d; fix the pattern", i, p, ge.Msg, ge.Pos).With("pattern", p)
+				return nil, toolErr(InvalidInput, "%s %q is not a valid glob: %s at offset %d; fix the pattern", param(fmt.Sprintf("ignore[%d]", i)), p, ge.Msg, ge.Pos).With("pattern", p)
 			}
-			return nil, toolErr(InvalidInput, "ignore[%d] %q is not a valid glob: %v; fix the pattern", i, p, err).With("pattern", p)
+			return nil, toolErr(InvalidInput, "%s %q is not a valid glob: %v; fix the pattern", param(fmt.Sprintf("ignore[%d]", i)), p, err).With("pattern", p)
 		}
 		out = append(out, g)
 	}

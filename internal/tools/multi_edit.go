@@ -39,12 +39,12 @@ func MultiEdit() tool.Tool {
 		Validate: func(_ context.Context, _ *tool.Env, in MultiEditInput) error {
 			switch {
 			case len(in.Edits) == 0:
-				return toolErr(InvalidInput, "edits is empty; give at least one {old_str, new_str} edit").With("path", in.Path)
+				return toolErr(InvalidInput, "%s is empty; give at least one {%s, %s} edit", param("edits"), tool.Field("edits[0].old_str"), tool.Field("edits[0].new_str")).With("path", in.Path)
 			case len(in.Edits) > maxEdits:
-				return toolErr(InvalidInput, "edits has %d entries, over the limit of %d; split the change into several calls", len(in.Edits), maxEdits).With("path", in.Path)
+				return toolErr(InvalidInput, "%s has %d entries, over the limit of %d; split the change into several calls", param("edits"), len(in.Edits), maxEdits).With("path", in.Path)
 			}
 			for i, e := range in.Edits {
-				if err := checkEdit(in.Path, e.edit(), fmt.Sprintf("edits[%d]: ", i)); err != nil {
+				if err := checkEdit(in.Path, e.edit(), fmt.Sprintf("edits[%d]", i)); err != nil {
 					return err
 				}
 			}
@@ -71,14 +71,14 @@ func runMultiEdit(_ context.Context, env *tool.Env, in MultiEditInput) (*EditOut
 	if err != nil {
 		var ee *textedit.EditError
 		if errors.As(err, &ee) {
-			terr := editErr(f, ee.Err, edits[ee.Index], fmt.Sprintf("edits[%d]: ", ee.Index))
+			terr := editErr(f, ee.Err, edits[ee.Index], fmt.Sprintf("edits[%d]", ee.Index))
 			switch {
 			case ee.Index == 1:
-				terr.Message += " (edits apply in order: edits[1] is matched against the text as edits[0] left it)"
+				terr.Appendf(" (edits apply in order: %s is matched against the text as %s left it)", param("edits[1]"), param("edits[0]"))
 			case ee.Index > 1:
-				terr.Message += fmt.Sprintf(" (edits apply in order: edits[%d] is matched against the text as edits[0] to edits[%d] left it)", ee.Index, ee.Index-1)
+				terr.Appendf(" (edits apply in order: %s is matched against the text as %s to %s left it)", param(fmt.Sprintf("edits[%d]", ee.Index)), param("edits[0]"), param(fmt.Sprintf("edits[%d]", ee.Index-1)))
 			}
-			terr.Message += "; no edit was applied"
+			terr.Appendf("; no edit was applied")
 			return nil, terr.With("index", ee.Index)
 		}
 		if errors.Is(err, textedit.ErrNoChange) {

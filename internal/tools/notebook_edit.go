@@ -71,19 +71,19 @@ func notebookEdit(in NotebookEditInput) (notebook.Edit, *tool.Error) {
 	case "delete":
 		e.Mode = notebook.Delete
 	default:
-		return e, toolErr(InvalidInput, "edit_mode %q is not one of replace, insert or delete; leave it out to replace a cell", in.EditMode).With("path", in.Path)
+		return e, toolErr(InvalidInput, "%s %q is not one of replace, insert or delete; leave it out to replace a cell", param("edit_mode"), in.EditMode).With("path", in.Path)
 	}
 	switch in.CellType {
 	case "", "code", "markdown", "raw":
 	default:
-		return e, toolErr(InvalidInput, "cell_type %q is not one of code, markdown or raw", in.CellType).With("path", in.Path)
+		return e, toolErr(InvalidInput, "%s %q is not one of code, markdown or raw", param("cell_type"), in.CellType).With("path", in.Path)
 	}
 	if in.CellIndex != nil {
 		if in.CellID != "" {
-			return e, toolErr(InvalidInput, "both cell_id %q and cell_index %d are given; name the cell by one of them", in.CellID, *in.CellIndex).With("path", in.Path)
+			return e, toolErr(InvalidInput, "both %s %q and %s %d are given; name the cell by one of them", param("cell_id"), in.CellID, param("cell_index"), *in.CellIndex).With("path", in.Path)
 		}
 		if *in.CellIndex < 0 {
-			return e, toolErr(InvalidInput, "cell_index is %d; give a 0-based cell index (0 is the first cell)", *in.CellIndex).With("path", in.Path)
+			return e, toolErr(InvalidInput, "%s is %d; give a 0-based cell index (0 is the first cell)", param("cell_index"), *in.CellIndex).With("path", in.Path)
 		}
 		e.Index = *in.CellIndex
 	}

@@ -11,7 +11,7 @@ import (
 // resolve turns a path argument into a confined path, or a coded error.
 func resolve(st *State, p string) (sandbox.Path, *tool.Error) {
 	if strings.TrimSpace(p) == "" {
-		return sandbox.Path{}, toolErr(InvalidInput, "path is empty; give an absolute path or one relative to the working directory %s", st.Cwd())
+		return sandbox.Path{}, toolErr(InvalidInput, "%s is empty; give an absolute path or one relative to the working directory %s", param("path"), st.Cwd())
 	}
 	sp, err := st.FS.Resolve(st.Cwd(), p)
 	if err != nil {

@@ -70,10 +70,10 @@ func Read() tool.Tool {
 		MaxResultChars: 100000,
 		Validate: func(_ context.Context, _ *tool.Env, in ReadInput) error {
 			if in.Offset < 0 {
-				return toolErr(InvalidInput, "offset is %d; give a 1-based line number (1 or more), or leave it out to start at line 1", in.Offset)
+				return toolErr(InvalidInput, "%s is %d; give a 1-based line number (1 or more), or leave it out to start at line 1", param("offset"), in.Offset)
 			}
 			if in.Limit < 0 {
-				return toolErr(InvalidInput, "limit is %d; give a positive number of lines, or leave it out for up to 2000", in.Limit)
+				return toolErr(InvalidInput, "%s is %d; give a positive number of lines, or leave it out for up to 2000", param("limit"), in.Limit)
 			}
 			return nil
 		},

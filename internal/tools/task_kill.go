@@ -37,7 +37,7 @@ func TaskKill() tool.Tool {
 		Idempotent:  true,
 		Validate: func(_ context.Context, env *tool.Env, in TaskKillInput) error {
 			if strings.TrimSpace(in.TaskID) == "" {
-				return toolErr(InvalidInput, "task_id is empty; give the id that bash returned for a background command")
+				return toolErr(InvalidInput, "%s is empty; give the id that %s returned for a background command", param("task_id"), tool.ToolName("bash"))
 			}
 			if stateOf(env).StartJobs == nil {
 				return toolErr(BashTaskNotFound, "no background task %q: this session has no shell", in.TaskID)

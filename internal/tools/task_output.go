@@ -51,10 +51,10 @@ func TaskOutput() tool.Tool {
 		Validate: func(_ context.Context, env *tool.Env, in TaskOutputInput) error {
 			st := stateOf(env)
 			if strings.TrimSpace(in.TaskID) == "" {
-				return toolErr(InvalidInput, "task_id is empty; give the id that bash returned for a background command")
+				return toolErr(InvalidInput, "%s is empty; give the id that %s returned for a background command", param("task_id"), tool.ToolName("bash"))
 			}
 			if in.Timeout < 0 || time.Duration(in.Timeout)*time.Millisecond > st.Limits.BashMaxTimeout {
-				return toolErr(InvalidInput, "timeout %d ms is out of range; give 0 to %d milliseconds", in.Timeout, st.Limits.BashMaxTimeout.Milliseconds())
+				return toolErr(InvalidInput, "%s %d ms is out of range; give 0 to %d milliseconds", param("timeout"), in.Timeout, st.Limits.BashMaxTimeout.Milliseconds())
 			}
 			if st.StartJobs == nil {
 				return toolErr(BashTaskNotFound, "no background task %q: this session has no shell", in.TaskID)
@@ -97,7 +97,7 @@ func runTaskOutput(ctx context.Context, env *tool.Env, in TaskOutputInput) (*Tas
 // taskErr maps a job lookup error to a coded one.
 func taskErr(err error, id string) *tool.Error {
 	if errorsIsNotFound(err) {
-		return toolErr(BashTaskNotFound, "no background task %q in this session; use the task_id that bash returned when it started the command", id).With("task_id", id)
+		return toolErr(BashTaskNotFound, "no background task %q in this session; use the %s that %s returned when it started the command", id, param("task_id"), tool.ToolName("bash")).With("task_id", id)
 	}
 	return toolErr(IOError, "could not read task %s: %v", id, err).With("task_id", id)
 }

@@ -70,10 +70,10 @@ func TodoWrite() tool.Tool {
 			inProgress := 0
 			for i, t := range in.Todos {
 				if strings.TrimSpace(t.Content) == "" {
-					return toolErr(InvalidInput, "todos[%d].content is empty; give each task a short imperative title", i)
+					return toolErr(InvalidInput, "%s is empty; give each task a short imperative title", param(fmt.Sprintf("todos[%d].content", i)))
 				}
 				if !contains(todoStatuses, t.Status) {
-					return toolErr(InvalidInput, "todos[%d].status %q is not valid; use one of %s", i, t.Status, strings.Join(todoStatuses, ", ")).With("status", t.Status)
+					return toolErr(InvalidInput, "%s %q is not valid; use one of %s", param(fmt.Sprintf("todos[%d].status", i)), t.Status, strings.Join(todoStatuses, ", ")).With("status", t.Status)
 				}
 				if t.Status == "in_progress" {
 					inProgress++

@@ -44,7 +44,7 @@ func Write() tool.Tool {
 		Destructive: true,
 		Validate: func(_ context.Context, env *tool.Env, in WriteInput) error {
 			if limit := stateOf(env).Limits.MaxFileSize; int64(len(in.Content)) > limit {
-				return toolErr(FileTooLarge, "content is %d bytes, over the %d-byte limit; write a smaller file, or build it in parts with edits", len(in.Content), limit).With("path", in.Path)
+				return toolErr(FileTooLarge, "%s is %d bytes, over the %d-byte limit; write a smaller file, or build it in parts with edits", param("content"), len(in.Content), limit).With("path", in.Path)
 			}
 			return nil
 		},
@@ -78,7 +78,7 @@ func runWrite(_ context.Context, env *tool.Env, in WriteInput) (*WriteOutput, er
 		}
 	}
 	if int64(len(data)) > st.Limits.MaxFileSize {
-		return nil, toolErr(FileTooLarge, "content is %d bytes once encoded, over the %d-byte limit; write a smaller file", len(data), st.Limits.MaxFileSize).With("path", p.Abs)
+		return nil, toolErr(FileTooLarge, "%s is %d bytes once encoded, over the %d-byte limit; write a smaller file", param("content"), len(data), st.Limits.MaxFileSize).With("path", p.Abs)
 	}
 	created, terr := commit(st, p, data)
 	if terr != nil {

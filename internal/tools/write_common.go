@@ -25,7 +25,7 @@ func resolveTarget(st *State, path string) (sandbox.Path, *tool.Error) {
 		return resolve(st, path)
 	}
 	if strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(os.PathSeparator)) {
-		return sandbox.Path{}, toolErr(InvalidInput, "path %q ends in a slash, which names a directory; give the path of a file", path).With("path", path)
+		return sandbox.Path{}, toolErr(InvalidInput, "%s %q ends in a slash, which names a directory; give the path of a file", param("path"), path).With("path", path)
 	}
 	p, err := st.FS.Resolve(st.Cwd(), path)
 	var se *sandbox.Error
@@ -37,7 +37,7 @@ func resolveTarget(st *State, path string) (sandbox.Path, *tool.Error) {
 		if se.Kind == sandbox.NotDir {
 			reason += ", so it cannot hold other files; check the path"
 		}
-		return sandbox.Path{}, toolErr(InvalidInput, "path %q cannot name a file: %s", path, reason).With("path", path)
+		return sandbox.Path{}, toolErr(InvalidInput, "%s %q cannot name a file: %s", param("path"), path, reason).With("path", path)
 	}
 	if err != nil {
 		return sandbox.Path{}, fsErr(err, "resolve", path)

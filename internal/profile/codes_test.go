@@ -1,0 +1,45 @@
+package profile_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/hands-dev/hands/internal/profile"
+	"github.com/hands-dev/hands/internal/tools"
+	"github.com/hands-dev/hands/tool"
+)
+
+// TestEveryCodeRenders renders a failure with every code through every
+// exposed tool of every profile: each gives text for the model and keeps
+// the code in the structured content, so a client can branch on it.
+func TestEveryCodeRenders(t *testing.T) {
+	for _, name := range profile.Names() {
+		p, err := profile.Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		render := p.RenderFunc([]string{"/root"})
+		for _, tl := range p.Apply(tools.Builtins()) {
+			info := tl.Info()
+			for _, code := range tool.Codes() {
+				e := tool.Errorf(code, "%s failed for /root/a.txt", tool.ToolName(info.Name)).With("path", "/root/a.txt")
+				res := tool.ErrorResult(tool.Call{Name: info.Name}, e)
+				if render != nil {
+					render(info, &res, nil)
+				}
+				text := res.TextOf()
+				if !res.IsError || res.Code != code || strings.TrimSpace(text) == "" {
+					t.Errorf("%s %s %s: error %v code %s text %q", name, info.Name, code, res.IsError, res.Code, text)
+				}
+				b, _ := json.Marshal(res.Structured)
+				if !strings.Contains(string(b), `"code":"`+code.String()+`"`) && !strings.Contains(string(b), `"`+code.String()+`"`) {
+					t.Errorf("%s %s %s: structured content %s lacks the code", name, info.Name, code, b)
+				}
+				if (name == "native" || name == "taskdaemon") && !strings.HasPrefix(text, "["+code.String()+"] ") {
+					t.Errorf("%s %s %s: text %q does not start with the code", name, info.Name, code, text)
+				}
+			}
+		}
+	}
+}
