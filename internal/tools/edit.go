@@ -155,7 +155,7 @@ func editErr(f *textFile, err error, e textedit.Edit, at string) *tool.Error {
 	path := f.p.Abs
 	switch {
 	case errors.As(err, &nf):
-				fix := "read the file again and copy the text exactly, indentation included"
+		fix := "read the file again and copy the text exactly, indentation included"
 		if nf.Hint != "" {
 			fix = nf.Hint
 		}
