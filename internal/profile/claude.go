@@ -99,7 +99,6 @@ func claude() *Profile {
 				{Name: "cell_type", Description: "The type of the cell (code or markdown). If not specified, it defaults to the current cell type. If using edit_mode=insert, this is required.", Schema: `{"enum":["code","markdown"]}`},
 				{Name: "edit_mode", Description: "The type of edit to make (replace, insert, delete). Defaults to replace.", Schema: `{"enum":["replace","insert","delete"]}`},
 			}},
-			{Core: "web_fetch", Name: "WebFetch"},
 		},
 	}
 }

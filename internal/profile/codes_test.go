@@ -43,3 +43,23 @@ func TestEveryCodeRenders(t *testing.T) {
 		}
 	}
 }
+
+// TestProfilesFailLoud checks that a profile table naming a core tool that
+// does not exist, or a parameter its core lacks, panics when applied.
+func TestProfilesFailLoud(t *testing.T) {
+	bad := []profile.Profile{
+		{Name: "typo", Tools: []profile.Entry{{Core: "raed", Name: "Read"}}},
+		{Name: "param", Tools: []profile.Entry{{Core: "read", Name: "Read", Params: []profile.Param{{Name: "file", Core: "no_such"}}}}},
+		{Name: "twice", Tools: []profile.Entry{{Core: "read", Name: "Read"}, {Core: "write", Name: "Read"}}},
+	}
+	for _, p := range bad {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("profile %s applied without a panic", p.Name)
+				}
+			}()
+			p.Apply(tools.Builtins())
+		}()
+	}
+}

@@ -17,7 +17,6 @@ func native() *Profile {
 			{Core: "task_output", Name: "task_output"},
 			{Core: "task_kill", Name: "task_kill"},
 			{Core: "todo_write", Name: "todo_write"},
-			{Core: "web_fetch", Name: "web_fetch"},
 		},
 	}
 }

@@ -152,9 +152,10 @@ func Get(name string) (*Profile, error) {
 }
 
 // Apply wraps the core tools as the profile exposes them, in the profile's
-// order; core tools the profile does not name are left out, and entries
-// whose core tool is missing are skipped. An entry that names a parameter
-// the core tool lacks panics: the table is wrong.
+// order; core tools the profile does not name are left out. An entry whose
+// core tool is missing, a name exposed twice, or an entry that names a
+// parameter the core tool lacks panics: the table is wrong, and every
+// profile is built at start-up and in the tests.
 func (p *Profile) Apply(core []tool.Tool) []tool.Tool {
 	byName := map[string]tool.Tool{}
 	for _, t := range core {
@@ -164,7 +165,10 @@ func (p *Profile) Apply(core []tool.Tool) []tool.Tool {
 	for _, e := range p.Tools {
 		t, ok := byName[e.Core]
 		if !ok {
-			continue
+			panic(fmt.Sprintf("profile %s: %s exposes core tool %q, which does not exist", p.Name, e.Name, e.Core))
+		}
+		if slices.ContainsFunc(out, func(o tool.Tool) bool { return o.Info().Name == e.Name }) {
+			panic(fmt.Sprintf("profile %s: %s is exposed twice", p.Name, e.Name))
 		}
 		out = append(out, wrap(t, e, p.Render != nil))
 	}

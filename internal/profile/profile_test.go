@@ -39,7 +39,7 @@ func TestProfilesExposeTheCore(t *testing.T) {
 		}
 		for _, e := range p.Tools {
 			info, ok := exposed[e.Name]
-			if ok != core[e.Core] {
+			if !ok || !core[e.Core] {
 				t.Errorf("%s: %s exposed %v, core %s present %v", name, e.Name, ok, e.Core, core[e.Core])
 			}
 			if !ok || e.Params == nil {
