@@ -16,7 +16,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
-	"time"
 
 	"github.com/hands-dev/hands/internal/profile"
 	"github.com/hands-dev/hands/internal/sandbox"
@@ -39,10 +38,14 @@ type Options struct {
 	// Profile names the tool surface: native (default), claude, gemini,
 	// envelope or taskdaemon.
 	Profile string `json:"profile,omitempty"`
-	// MaxFileSize is the largest file read whole or written; default 10 MiB.
-	MaxFileSize int64 `json:"max_file_size,omitempty"`
-	// BashTimeout is the default shell command timeout; default 2 minutes.
-	BashTimeout time.Duration `json:"bash_timeout,omitempty"`
+	// Limits bound what the tools do and show (file size, shell timeouts,
+	// result sizes); a zero field is its default. The tool descriptions
+	// the model reads state these numbers.
+	Limits Limits `json:"limits,omitzero"`
+	// Behavior, when set, replaces the profile's switches (read before
+	// write, separate streams, command substitution, failing commands as
+	// errors); start from ProfileBehavior to change one.
+	Behavior *Behavior `json:"behavior,omitempty"`
 	// Shell is the shell that runs commands; default bash on PATH.
 	Shell string `json:"shell,omitempty"`
 	// DisabledTools names tools (as the profile names them) to switch off.
@@ -82,6 +85,8 @@ type Runtime struct {
 	reg     *tool.Registry
 	fs      *sandbox.Set
 	limits  tools.Limits
+	// behavior is the profile's switches, or the host's.
+	behavior tools.Behavior
 	log     *slog.Logger
 
 	mu       sync.Mutex
@@ -98,22 +103,23 @@ func New(opts Options) (*Runtime, error) {
 		}
 		opts.Roots = []string{wd}
 	}
-	prof, err := profile.Get(opts.Profile)
+	if err := opts.Limits.Check(); err != nil {
+		return nil, fmt.Errorf("hands: %w", err)
+	}
+	limits := opts.Limits.WithDefaults()
+	if err := limits.Check(); err != nil {
+		return nil, fmt.Errorf("hands: %w", err)
+	}
+	prof, err := profile.Get(opts.Profile, limits)
 	if err != nil {
 		return nil, fmt.Errorf("hands: %w", err)
 	}
-	limits := tools.DefaultLimits()
-	if opts.MaxFileSize < 0 || opts.BashTimeout < 0 {
-		return nil, errors.New("hands: max file size and bash timeout must not be negative")
+	behavior := prof.Behavior
+	if opts.Behavior != nil {
+		behavior = *opts.Behavior
 	}
-	if opts.MaxFileSize > 0 {
-		limits.MaxFileSize = opts.MaxFileSize
-	}
-	if opts.BashTimeout > 0 {
-		if opts.BashTimeout > limits.BashMaxTimeout {
-			return nil, fmt.Errorf("hands: bash timeout %s is over the maximum of %s", opts.BashTimeout, limits.BashMaxTimeout)
-		}
-		limits.BashTimeout = opts.BashTimeout
+	if opts.AllowUnsandboxed {
+		behavior.AllowUnsandboxed = true
 	}
 	if opts.Shell != "" {
 		if _, err := exec.LookPath(opts.Shell); err != nil {
@@ -124,7 +130,7 @@ func New(opts Options) (*Runtime, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hands: %w", err)
 	}
-	exposed := append(prof.Apply(tools.Builtins()), opts.Tools...)
+	exposed := append(prof.Apply(tools.Builtins(limits)), opts.Tools...)
 	reg, err := newRegistry(exposed)
 	if err != nil {
 		fs.Close()
@@ -150,7 +156,7 @@ func New(opts Options) (*Runtime, error) {
 	opts.Hooks.PostToolUseFailure = append(append([]tool.PostToolUseFailure(nil), opts.Hooks.PostToolUseFailure...), ch.PostToolUseFailure...)
 	return &Runtime{
 		opts: opts, profile: prof, tools: exposed, reg: reg, fs: fs,
-		limits: limits, log: log, sessions: map[*Session]struct{}{},
+		limits: limits, behavior: behavior, log: log, sessions: map[*Session]struct{}{},
 	}, nil
 }
 
@@ -215,6 +221,30 @@ func newRegistry(ts []tool.Tool) (reg *tool.Registry, err error) {
 	}()
 	return tool.NewRegistry(ts...), nil
 }
+
+// Limits bound what the built-in tools do and show; see Options.Limits.
+type Limits = tools.Limits
+
+// DefaultLimits returns the limits Hands applies when Options leaves them
+// zero.
+func DefaultLimits() Limits { return tools.DefaultLimits() }
+
+// Behavior are the switches where the tool specifications differ; see
+// Options.Behavior.
+type Behavior = tools.Behavior
+
+// ProfileBehavior returns the switches the profile called name sets ("" is
+// native).
+func ProfileBehavior(name string) (Behavior, error) {
+	p, err := profile.Get(name, Limits{})
+	if err != nil {
+		return Behavior{}, fmt.Errorf("hands: %w", err)
+	}
+	return p.Behavior, nil
+}
+
+// Limits returns the limits in force, defaults filled in.
+func (r *Runtime) Limits() Limits { return r.limits }
 
 // Profiles lists the names --profile accepts.
 func Profiles() []string { return profile.Names() }

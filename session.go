@@ -44,7 +44,7 @@ func (r *Runtime) NewSession() (*Session, error) {
 		return nil, fmt.Errorf("hands: session temp dir: %w", err)
 	}
 	s := &Session{rt: r, tmp: tmp, state: tools.NewState(r.fs, r.limits, tmp)}
-	s.state.Files = r.profile.Files
+	s.state.Behavior = r.behavior
 	r.startShell(s.state)
 	disabled := map[string]bool{}
 	for _, d := range r.opts.DisabledTools {
@@ -126,7 +126,6 @@ func (s *Session) Close() error {
 // startShell lets a session make its job manager, confined as the options
 // say, when its first shell command runs.
 func (r *Runtime) startShell(st *tools.State) {
-	st.Shell = tools.ShellPolicy{AllowUnsandboxed: r.opts.AllowUnsandboxed, RejectSubstitution: r.profile.RejectSubstitution}
 	st.StartJobs = func(dir string) (*jobs.Manager, error) {
 		var extra []string
 		for k, v := range r.opts.Env {
@@ -137,7 +136,7 @@ func (r *Runtime) startShell(st *tools.State) {
 			Shell:          r.opts.Shell,
 			Env:            jobs.BuildEnv(os.Environ(), extra...),
 			TempDir:        st.TempDir,
-			MergeStreams:   !r.profile.SeparateStreams,
+			MergeStreams:   !st.Behavior.SeparateStreams,
 			DefaultTimeout: r.limits.BashTimeout,
 			MaxTimeout:     r.limits.BashMaxTimeout,
 			MaxRunning:     r.limits.MaxJobs,

@@ -122,7 +122,7 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 	}
 	o := hands.Options{
 		Roots: cfg.Roots, Deny: cfg.Deny, Profile: cfg.Profile,
-		MaxFileSize: cfg.MaxFileSize, BashTimeout: time.Duration(cfg.BashTimeoutMS) * time.Millisecond,
+		Limits: hands.Limits{MaxFileSize: cfg.MaxFileSize, BashTimeout: time.Duration(cfg.BashTimeoutMS) * time.Millisecond},
 		Shell: cfg.Shell, DisabledTools: cfg.DisabledTools, NoSandbox: cfg.NoSandbox, Env: cfg.Env,
 		AllowUnsandboxed: cfg.Unsandboxed,
 	}
@@ -143,14 +143,14 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 		if err != nil {
 			return o, fmt.Errorf("--max-file-size %q: %w", c.maxFileSize, err)
 		}
-		o.MaxFileSize = n
+		o.Limits.MaxFileSize = n
 	}
 	if c.bashTimeout != "" {
 		ms, err := strconv.ParseInt(c.bashTimeout, 10, 64)
 		if err != nil || ms <= 0 {
 			return o, fmt.Errorf("--bash-timeout %q: give a positive number of milliseconds, e.g. 120000", c.bashTimeout)
 		}
-		o.BashTimeout = time.Duration(ms) * time.Millisecond
+		o.Limits.BashTimeout = time.Duration(ms) * time.Millisecond
 	}
 	if c.shell != "" {
 		o.Shell = c.shell

@@ -15,20 +15,20 @@ import (
 // KillShell and TodoWrite are the seed's, word for word; MultiEdit, LS and
 // NotebookEdit, which the seed lists without a description, follow Claude
 // Code's own. The [CODE] of an error is in the structured content only.
-func claude() *Profile {
+func claude(lim tools.Limits) *Profile {
 	filePath := func(desc string) Param { return Param{Name: "file_path", Core: "path", Description: desc} }
 	return &Profile{
 		Name: "claude",
 		// Read reads files only (its description says so; LS lists
 		// directories); Write and Edit need a read first.
-		Files:  tools.FilePolicy{ReadFilesOnly: true},
-		Render: renderClaude,
+		Behavior: tools.Behavior{ReadFilesOnly: true, CommandFailureIsError: true},
+		Render:   renderClaude,
 		Tools: []Entry{
 			{Core: "read", Name: "Read", Description: desc("claude/Read.md"), Params: []Param{
 				filePath("The absolute path to the file to read"),
 				{Name: "offset", Description: "Line number to start reading from"},
 				{Name: "limit", Description: "Number of lines to read"},
-			}, Transform: claudeReadArgs},
+			}, Transform: claudeReadArgs(lim)},
 			{Core: "write", Name: "Write", Description: desc("claude/Write.md"), Params: []Param{
 				filePath("The absolute path to the file to write (must be absolute, not relative)"),
 				{Name: "content", Description: "The content to write to the file"},
@@ -80,7 +80,7 @@ func claude() *Profile {
 			{Core: "task_output", Name: "TaskOutput", Description: desc("claude/TaskOutput.md"), Params: []Param{
 				{Name: "task_id", Description: "The task ID to get output from"},
 				{Name: "block", Default: true, Description: "Whether to wait for completion"},
-				{Name: "timeout", Default: 30000, Description: "Max wait time in ms", Schema: `{"minimum":0,"maximum":600000}`},
+				{Name: "timeout", Default: lim.TaskWaitMS(), Description: "Max wait time in ms", Schema: fmt.Sprintf(`{"minimum":0,"maximum":%d}`, lim.BashMaxTimeoutMS())},
 			}, Required: []string{"task_id", "block", "timeout"}},
 			{Core: "task_kill", Name: "KillShell", Description: desc("claude/KillShell.md"), Params: []Param{
 				{Name: "shell_id", Core: "task_id", Description: "The ID of the background shell to kill"},
@@ -107,14 +107,16 @@ func claude() *Profile {
 // and limit 0 silently. Here offset 0 means the first line (there is no
 // line 0, and a model sending it means "from the start"), and limit 0,
 // which asks for nothing, is refused with the fix.
-func claudeReadArgs(args map[string]json.RawMessage) *tool.Error {
-	if v, ok := args["limit"]; ok && string(v) == "0" {
-		return tool.Errorf(tool.InvalidInput, "limit 0 reads no lines; give a positive number of lines, or leave limit out to read up to 2000")
+func claudeReadArgs(lim tools.Limits) func(args map[string]json.RawMessage) *tool.Error {
+	return func(args map[string]json.RawMessage) *tool.Error {
+		if v, ok := args["limit"]; ok && string(v) == "0" {
+			return tool.Errorf(tool.InvalidInput, "limit 0 reads no lines; give a positive number of lines, or leave limit out to read up to %d", lim.ReadLines)
+		}
+		if v, ok := args["offset"]; ok && string(v) == "0" {
+			delete(args, "offset")
+		}
+		return nil
 	}
-	if v, ok := args["offset"]; ok && string(v) == "0" {
-		delete(args, "offset")
-	}
-	return nil
 }
 
 // The messages of Claude Code 2.x that the issue and the model know.

@@ -15,12 +15,12 @@ import (
 // the code in the structured content, so a client can branch on it.
 func TestEveryCodeRenders(t *testing.T) {
 	for _, name := range profile.Names() {
-		p, err := profile.Get(name)
+		p, err := profile.Get(name, tools.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		render := p.RenderFunc([]string{"/root"})
-		for _, tl := range p.Apply(tools.Builtins()) {
+		for _, tl := range p.Apply(tools.Builtins(tools.Limits{})) {
 			info := tl.Info()
 			for _, code := range tool.Codes() {
 				e := tool.Errorf(code, "%s failed for /root/a.txt", tool.ToolName(info.Name)).With("path", "/root/a.txt")
@@ -59,7 +59,7 @@ func TestProfilesFailLoud(t *testing.T) {
 					t.Errorf("profile %s applied without a panic", p.Name)
 				}
 			}()
-			p.Apply(tools.Builtins())
+			p.Apply(tools.Builtins(tools.Limits{}))
 		}()
 	}
 }

@@ -24,11 +24,11 @@ import (
 // seed says so); file_write does not need a read first (the seed tracks no
 // reads); file_read reads files only; output is cut inside the envelope, so
 // that the text stays valid JSON.
-func envelope() *Profile {
+func envelope(lim tools.Limits) *Profile {
 	return &Profile{
-		Name:   "envelope",
-		Files:  tools.FilePolicy{WriteWithoutRead: true, ReadFilesOnly: true},
-		Render: renderEnvelope,
+		Name:     "envelope",
+		Behavior: tools.Behavior{WriteWithoutRead: true, ReadFilesOnly: true},
+		Render:   renderEnvelope,
 		Tools: []Entry{
 			{Core: "glob", Name: "glob", Description: desc("envelope/glob.md"), Params: []Param{
 				{Name: "pattern", Description: "the glob to match, e.g. **/*.c or src/*.{h,c}"},
@@ -37,7 +37,7 @@ func envelope() *Profile {
 			{Core: "read", Name: "file_read", Description: desc("envelope/file_read.md"), Params: []Param{
 				{Name: "path", Description: "the file to read: absolute, or relative to the working directory"},
 				{Name: "offset", Description: "the 1-based line number to start reading from; default 1"},
-				{Name: "limit", Description: "how many lines to read; default 2000"},
+				{Name: "limit", Description: "how many lines to read; default {{.ReadLines}}"},
 			}, OutputSchema: envelopeSchema(""), MaxResultChars: envelopeBound},
 			{Core: "grep", Name: "grep", Description: desc("envelope/grep.md"), Params: []Param{
 				{Name: "pattern", Description: "the regular expression to search for (RE2 syntax)"},
@@ -50,7 +50,7 @@ func envelope() *Profile {
 			}, OutputSchema: envelopeSchema("bytes"), MaxResultChars: envelopeBound},
 			{Core: "bash", Name: "bash", Description: desc("envelope/bash.md"), Params: []Param{
 				{Name: "command", Description: "the shell command to run"},
-				{Name: "timeout", Description: "timeout in milliseconds; default 120000, at most 600000"},
+				{Name: "timeout", Description: "timeout in milliseconds; default {{.BashTimeoutMS}}, at most {{.BashMaxTimeoutMS}}"},
 			}, OutputSchema: envelopeSchema("exit_code"), MaxResultChars: envelopeBound},
 		},
 	}

@@ -25,7 +25,7 @@ import (
 // shell keeps stdout and stderr apart and refuses command substitution
 // (requirement 5). Older Gemini CLI versions named the path parameters
 // path, absolute_path or directory: all three are accepted as aliases.
-func gemini() *Profile {
+func gemini(lim tools.Limits) *Profile {
 	aliases := []string{"path", "absolute_path", "directory"}
 	pathParam := func(name, core, desc string) Param {
 		var as []string
@@ -37,11 +37,10 @@ func gemini() *Profile {
 		return Param{Name: name, Core: core, Description: desc, Aliases: as}
 	}
 	return &Profile{
-		Name:               "gemini",
-		SeparateStreams:    true,
-		RejectSubstitution: true,
-		Files:              tools.FilePolicy{WriteWithoutRead: true, EditWithoutRead: true, ReadFilesOnly: true},
-		Render:             renderGemini,
+		Name: "gemini",
+		Behavior: tools.Behavior{SeparateStreams: true, RejectSubstitution: true,
+			WriteWithoutRead: true, EditWithoutRead: true, ReadFilesOnly: true},
+		Render: renderGemini,
 		Tools: []Entry{
 			{Core: "list", Name: "list_directory", Description: desc("gemini/list_directory.md"), Params: []Param{
 				pathParam("dir_path", "path", "The path to the directory to list"),

@@ -1,8 +1,10 @@
 package profile
 
+import "github.com/hands-dev/hands/internal/tools"
+
 // native is seed 000's surface: the core tools under their native names,
 // errors as "[CODE] message".
-func native() *Profile {
+func native(lim tools.Limits) *Profile {
 	return &Profile{
 		Name: "native",
 		Tools: []Entry{

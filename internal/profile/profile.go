@@ -2,8 +2,7 @@
 // specification fixes: names, parameter names, descriptions, and the text of
 // results and errors. A profile renames and re-renders; it never changes
 // what a tool does. Where a document describes a behaviour the core lacks,
-// the core has a switch (tools.FilePolicy, tools.ShellPolicy) and the
-// profile sets it.
+// the core has a switch (tools.Behavior) and the profile sets its default.
 //
 // Profiles: native (seed 000, the default), claude (seed 003), gemini (seed
 // 001), envelope (seed 002) and taskdaemon (seed 004). Each is a table of
@@ -32,15 +31,9 @@ type Profile struct {
 	Name string
 	// Tools lists the exposed tools in the order they are offered.
 	Tools []Entry
-	// SeparateStreams runs shell commands with stdout and stderr apart, for
-	// profiles that show them apart; otherwise they share one pipe and keep
-	// their exact order.
-	SeparateStreams bool
-	// RejectSubstitution refuses shell commands that use command
-	// substitution.
-	RejectSubstitution bool
-	// Files are the file tools' switches for this profile's sessions.
-	Files tools.FilePolicy
+	// Behavior are the core's switches as this profile's document
+	// describes the tools; a host may override them.
+	Behavior tools.Behavior
 	// Render, when set, rewrites a result in the profile's words: its
 	// content always, and where the document says so whether it is an
 	// error. The core's structured output and error code stay, except
@@ -124,7 +117,7 @@ func desc(name string) string {
 	return strings.TrimSuffix(string(b), "\n")
 }
 
-var profiles = map[string]func() *Profile{
+var profiles = map[string]func(tools.Limits) *Profile{
 	"native":     native,
 	"claude":     claude,
 	"gemini":     gemini,
@@ -139,8 +132,9 @@ func Names() []string {
 	return names
 }
 
-// Get returns the profile called name; "" is native.
-func Get(name string) (*Profile, error) {
+// Get returns the profile called name ("" is native), its descriptions
+// stating the limits lim (zero fields are defaults).
+func Get(name string, lim tools.Limits) (*Profile, error) {
 	if name == "" {
 		name = "native"
 	}
@@ -148,7 +142,21 @@ func Get(name string) (*Profile, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown profile %q; choose one of %s", name, strings.Join(Names(), ", "))
 	}
-	return mk(), nil
+	lim = lim.WithDefaults()
+	p := mk(lim)
+	for i := range p.Tools {
+		e := &p.Tools[i]
+		e.Description = lim.Describe(e.Description)
+		describeParams(e.Params, lim)
+	}
+	return p, nil
+}
+
+func describeParams(ps []Param, lim tools.Limits) {
+	for i := range ps {
+		ps[i].Description = lim.Describe(ps[i].Description)
+		describeParams(ps[i].Items, lim)
+	}
 }
 
 // Apply wraps the core tools as the profile exposes them, in the profile's

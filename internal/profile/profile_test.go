@@ -25,16 +25,16 @@ func TestProfilesExposeTheCore(t *testing.T) {
 		t.Errorf("profiles %v", got)
 	}
 	core := map[string]bool{}
-	for _, c := range tools.Builtins() {
+	for _, c := range tools.Builtins(tools.Limits{}) {
 		core[c.Info().Name] = true
 	}
 	for _, name := range profile.Names() {
-		p, err := profile.Get(name)
+		p, err := profile.Get(name, tools.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		exposed := map[string]tool.Info{}
-		for _, tl := range p.Apply(tools.Builtins()) {
+		for _, tl := range p.Apply(tools.Builtins(tools.Limits{})) {
 			exposed[tl.Info().Name] = tl.Info()
 		}
 		for _, e := range p.Tools {
@@ -71,7 +71,7 @@ func TestProfilesExposeTheCore(t *testing.T) {
 			}
 		}
 	}
-	if _, err := profile.Get("copilot"); err == nil || !strings.Contains(err.Error(), "claude, envelope, gemini, native, taskdaemon") {
+	if _, err := profile.Get("copilot", tools.Limits{}); err == nil || !strings.Contains(err.Error(), "claude, envelope, gemini, native, taskdaemon") {
 		t.Errorf("unknown profile: %v", err)
 	}
 }
@@ -244,12 +244,16 @@ func TestSwitchesFollowTheProfile(t *testing.T) {
 	}{
 		"native": {}, "claude": {}, "taskdaemon": {write: true}, "gemini": {write: true, edit: true}, "envelope": {write: true},
 	} {
-		p, _ := profile.Get(prof)
-		if p.Files.WriteWithoutRead != want.write || p.Files.EditWithoutRead != want.edit || p.Files.ReadFilesOnly == (prof == "native") {
-			t.Errorf("%s: file policy %+v", prof, p.Files)
+		p, _ := profile.Get(prof, tools.Limits{})
+		b := p.Behavior
+		if b.WriteWithoutRead != want.write || b.EditWithoutRead != want.edit || b.ReadFilesOnly == (prof == "native") {
+			t.Errorf("%s: file switches %+v", prof, b)
 		}
-		if p.SeparateStreams != (prof == "gemini" || prof == "taskdaemon") || p.RejectSubstitution != (prof == "gemini") {
-			t.Errorf("%s: shell switches %v %v", prof, p.SeparateStreams, p.RejectSubstitution)
+		if b.SeparateStreams != (prof == "gemini" || prof == "taskdaemon") || b.RejectSubstitution != (prof == "gemini") {
+			t.Errorf("%s: shell switches %+v", prof, b)
+		}
+		if b.CommandFailureIsError != (prof == "claude" || prof == "taskdaemon") {
+			t.Errorf("%s: command failure switch %+v", prof, b)
 		}
 	}
 	s, _ := session(t, "native", map[string]string{"sub/a.txt": "x"})

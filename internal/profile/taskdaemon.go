@@ -21,18 +21,17 @@ import (
 // list everything, .gitignore or not (read_dir and the glob crate ignore
 // nothing), while grep respects it (ripgrep does); run_command keeps stdout
 // and stderr apart, and a command that fails is an error.
-func taskdaemon() *Profile {
+func taskdaemon(lim tools.Limits) *Profile {
 	worktree := func(what string) string { return what + " relative to worktree" }
 	return &Profile{
-		Name:            "taskdaemon",
-		SeparateStreams: true,
-		Files:           tools.FilePolicy{WriteWithoutRead: true, ReadFilesOnly: true},
-		Render:          renderTaskdaemon,
+		Name:     "taskdaemon",
+		Behavior: tools.Behavior{SeparateStreams: true, WriteWithoutRead: true, ReadFilesOnly: true, CommandFailureIsError: true},
+		Render:   renderTaskdaemon,
 		Tools: []Entry{
 			{Core: "read", Name: "read_file", Description: desc("taskdaemon/read_file.md"), Params: []Param{
 				{Name: "path", Description: worktree("File path")},
 				{Name: "offset", Description: "Line number to start reading from (1-indexed)"},
-				{Name: "limit", Description: "Max lines to read (default: 2000)"},
+				{Name: "limit", Description: "Max lines to read (default: {{.ReadLines}})"},
 			}},
 			{Core: "write", Name: "write_file", Description: desc("taskdaemon/write_file.md"), Params: []Param{
 				{Name: "path", Description: worktree("File path")},
@@ -59,7 +58,7 @@ func taskdaemon() *Profile {
 			}, Fixed: map[string]any{"output_mode": "content", "-n": true}},
 			{Core: "bash", Name: "run_command", Description: desc("taskdaemon/run_command.md"), Params: []Param{
 				{Name: "command", Description: "Shell command to execute"},
-				{Name: "timeout_ms", Core: "timeout", Description: "Timeout in milliseconds (default: 120000)"},
+				{Name: "timeout_ms", Core: "timeout", Description: "Timeout in milliseconds (default: {{.BashTimeoutMS}})"},
 			}},
 		},
 	}

@@ -19,7 +19,7 @@ var bashDescription string
 // BashInput is the input of the bash tool.
 type BashInput struct {
 	Command     string `json:"command" jsonschema:"the shell command to run"`
-	Timeout     int    `json:"timeout,omitzero" jsonschema:"timeout in milliseconds; default 120000, at most 600000"`
+	Timeout     int    `json:"timeout,omitzero" jsonschema:"timeout in milliseconds; default {{.BashTimeoutMS}}, at most {{.BashMaxTimeoutMS}}"`
 	Description string `json:"description,omitempty" jsonschema:"a short description of what the command does"`
 	// Directory runs this one command elsewhere than the working directory.
 	Directory       string `json:"directory,omitempty" jsonschema:"run this command in this directory (absolute, or relative to the working directory) without moving the working directory"`
@@ -61,7 +61,7 @@ type BashOutput struct {
 }
 
 // Bash returns the bash tool.
-func Bash() tool.Tool {
+func Bash(lim Limits) tool.Tool {
 	return tool.New(tool.Spec[BashInput]{
 		Name:        "bash",
 		Title:       "Run a shell command",
@@ -71,7 +71,7 @@ func Bash() tool.Tool {
 		ConcurrencySafe: func(in BashInput) bool {
 			return !in.RunInBackground && in.Directory == "" && jobs.IsReadOnly(in.Command)
 		},
-		MaxResultChars: 40000,
+		MaxResultChars: lim.BashOutputChars + 10000,
 		Validate:       validateBash,
 	}, runBash)
 }
@@ -87,10 +87,10 @@ func validateBash(_ context.Context, env *tool.Env, in BashInput) error {
 	if in.Timeout < 0 || time.Duration(in.Timeout)*time.Millisecond > st.Limits.BashMaxTimeout {
 		return toolErr(InvalidInput, "%s %d ms is out of range; give 1 to %d milliseconds, or leave it out for %d", param("timeout"), in.Timeout, st.Limits.BashMaxTimeout.Milliseconds(), st.Limits.BashTimeout.Milliseconds()).With("timeout", in.Timeout)
 	}
-	if in.DangerouslyDisableSandbox && !st.Shell.AllowUnsandboxed {
+	if in.DangerouslyDisableSandbox && !st.Behavior.AllowUnsandboxed {
 		return toolErr(PermissionDenied, "this server does not allow running commands outside the sandbox; run the command without %s", param("dangerously_disable_sandbox"))
 	}
-	if st.Shell.RejectSubstitution {
+	if st.Behavior.RejectSubstitution {
 		if found, _ := confine.HasCommandSubstitution(in.Command); found {
 			return toolErr(CommandRejected, "command %q uses command substitution ($(...), backticks or <(...)), which is not allowed; run the inner command first and use its output", in.Command).With("command", in.Command)
 		}

@@ -213,7 +213,7 @@ func TestHugeSingleLineAndBinaryOutput(t *testing.T) {
 }
 
 func TestBashConcurrencySafety(t *testing.T) {
-	bt := tools.Bash()
+	bt := tools.Bash(tools.Limits{}.WithDefaults())
 	for cmd, safe := range map[string]bool{
 		"ls -la":              true,
 		"git status":          true,

@@ -15,10 +15,6 @@ import (
 //go:embed glob.md
 var globDescription string
 
-// globMaxChars bounds the paths listed before the result says how many more
-// there were.
-const globMaxChars = 30000
-
 // GlobInput is the input of the glob tool.
 type GlobInput struct {
 	Pattern string `json:"pattern" jsonschema:"the glob to match, e.g. **/*.go or src/**/*.{ts,tsx}"`
@@ -44,14 +40,14 @@ type GlobOutput struct {
 }
 
 // Glob returns the glob tool.
-func Glob() tool.Tool {
+func Glob(lim Limits) tool.Tool {
 	return tool.New(tool.Spec[GlobInput]{
 		Name:           "glob",
 		Title:          "Find files by pattern",
 		Description:    globDescription,
 		ReadOnly:       true,
 		Idempotent:     true,
-		MaxResultChars: globMaxChars + 2000,
+		MaxResultChars: lim.GlobChars + 2000,
 		Validate: func(_ context.Context, _ *tool.Env, in GlobInput) error {
 			if strings.TrimSpace(in.Pattern) == "" {
 				return toolErr(InvalidInput, "%s is empty; give a glob such as **/*.go", param("pattern"))
@@ -126,7 +122,7 @@ func runGlob(ctx context.Context, env *tool.Env, in GlobInput) (*GlobOutput, err
 	size := 0
 	for _, e := range res.Entries {
 		size += len(e.Path) + 1
-		if size > globMaxChars {
+		if size > stateOf(env).Limits.GlobChars {
 			break
 		}
 		out.Paths = append(out.Paths, e.Path)

@@ -17,10 +17,6 @@ import (
 //go:embed grep.md
 var grepDescription string
 
-// grepMaxChars bounds the output lines shown before the result says how to
-// page on.
-const grepMaxChars = 20000
-
 // grepModes are the valid output modes.
 var grepModes = []string{"content", "files_with_matches", "count"}
 
@@ -82,14 +78,14 @@ type GrepLine struct {
 }
 
 // Grep returns the grep tool.
-func Grep() tool.Tool {
+func Grep(lim Limits) tool.Tool {
 	return tool.New(tool.Spec[GrepInput]{
 		Name:           "grep",
 		Title:          "Search file contents",
 		Description:    grepDescription,
 		ReadOnly:       true,
 		Idempotent:     true,
-		MaxResultChars: grepMaxChars + 2000,
+		MaxResultChars: lim.GrepChars + 2000,
 		Validate:       validateGrep,
 	}, runGrep)
 }
@@ -182,7 +178,7 @@ func runGrep(ctx context.Context, env *tool.Env, in GrepInput) (*GrepOutput, err
 	}
 	opts := search.Options{
 		Paths: []string{path}, Matcher: m, Mode: mode,
-		Before: before, After: after, MaxLineBytes: 2000,
+		Before: before, After: after, MaxLineBytes: st.Limits.LineChars,
 		Skip: func(p string, _ bool) bool { return st.FS.Denied(p) },
 	}
 	if in.Glob != "" {
@@ -209,14 +205,14 @@ func runGrep(ctx context.Context, env *tool.Env, in GrepInput) (*GrepOutput, err
 	}
 	all := splitLines(buf.String())
 	out.TotalLines = len(all)
-	page(out, all, in)
+	page(out, all, in, st.Limits.GrepChars)
 	out.Files = pageFiles(res.Files, mode, in.Offset, len(out.Lines))
 	return out, nil
 }
 
 // page selects the output lines from offset, up to head_limit and the size
 // bound.
-func page(out *GrepOutput, all []string, in GrepInput) {
+func page(out *GrepOutput, all []string, in GrepInput, maxChars int) {
 	if in.Offset >= len(all) {
 		return
 	}
@@ -228,7 +224,7 @@ func page(out *GrepOutput, all []string, in GrepInput) {
 	size := 0
 	for i, l := range rest {
 		size += len(l) + 1
-		if size > grepMaxChars && i > 0 {
+		if size > maxChars && i > 0 {
 			rest = rest[:i]
 			out.More, out.CutByLimit = true, true
 			break

@@ -27,7 +27,7 @@ var readDescription string
 type ReadInput struct {
 	Path   string `json:"path" jsonschema:"the file or directory to read: absolute, or relative to the working directory"`
 	Offset int    `json:"offset,omitzero" jsonschema:"the 1-based line number to start reading from; default 1"`
-	Limit  int    `json:"limit,omitzero" jsonschema:"how many lines to read; default 2000"`
+	Limit  int    `json:"limit,omitzero" jsonschema:"how many lines to read; default {{.ReadLines}}"`
 }
 
 // ReadOutput is what the read tool returns.
@@ -48,7 +48,9 @@ type ReadOutput struct {
 	// as it is rather than as numbered lines.
 	FinalNewline bool `json:"final_newline,omitzero"`
 	// CutLines counts lines shortened to the line limit.
-	CutLines int    `json:"cut_lines,omitzero"`
+	CutLines int `json:"cut_lines,omitzero"`
+	// cutAt is the line limit the cut lines were cut at.
+	cutAt    int
 	Encoding string `json:"encoding,omitempty"`
 	MIMEType string `json:"mime_type,omitempty"`
 	Size     int64  `json:"size"`
@@ -60,20 +62,20 @@ type ReadOutput struct {
 }
 
 // Read returns the read tool (native name view).
-func Read() tool.Tool {
+func Read(lim Limits) tool.Tool {
 	return tool.New(tool.Spec[ReadInput]{
 		Name:           "read",
 		Title:          "Read a file or directory",
 		Description:    readDescription,
 		ReadOnly:       true,
 		Idempotent:     true,
-		MaxResultChars: 100000,
-		Validate: func(_ context.Context, _ *tool.Env, in ReadInput) error {
+		MaxResultChars: lim.ReadChars,
+		Validate: func(_ context.Context, env *tool.Env, in ReadInput) error {
 			if in.Offset < 0 {
 				return toolErr(InvalidInput, "%s is %d; give a 1-based line number (1 or more), or leave it out to start at line 1", param("offset"), in.Offset)
 			}
 			if in.Limit < 0 {
-				return toolErr(InvalidInput, "%s is %d; give a positive number of lines, or leave it out for up to 2000", param("limit"), in.Limit)
+				return toolErr(InvalidInput, "%s is %d; give a positive number of lines, or leave it out for up to %d", param("limit"), in.Limit, stateOf(env).Limits.ReadLines)
 			}
 			return nil
 		},
@@ -91,7 +93,7 @@ func runRead(ctx context.Context, env *tool.Env, in ReadInput) (*ReadOutput, err
 		return nil, fsErr(err, "stat", p.Abs)
 	}
 	if fi.IsDir() {
-		if st.Files.ReadFilesOnly {
+		if st.Behavior.ReadFilesOnly {
 			return nil, toolErr(InvalidInput, "%s is a directory, not a file; give the path of a file", p.Abs).With("path", p.Abs).With("kind", "directory")
 		}
 		text, note, err := listTree(ctx, st, p, 2)
@@ -106,7 +108,7 @@ func runRead(ctx context.Context, env *tool.Env, in ReadInput) (*ReadOutput, err
 	windowed := in.Offset > 0 || in.Limit > 0
 	if fi.Size() > st.Limits.MaxFileSize {
 		if !windowed {
-			return nil, toolErr(FileTooLarge, "%s is %d bytes, over the %d-byte limit; read it in parts with offset and limit (e.g. offset 1, limit 2000)", p.Abs, fi.Size(), st.Limits.MaxFileSize).With("path", p.Abs)
+			return nil, toolErr(FileTooLarge, "%s is %d bytes, over the %d-byte limit; read it in parts with %s and %s (e.g. %[4]s 1, %[5]s %[6]d)", p.Abs, fi.Size(), st.Limits.MaxFileSize, param("offset"), param("limit"), st.Limits.ReadLines).With("path", p.Abs)
 		}
 		return readWindow(st, p, fi, in)
 	}
@@ -191,6 +193,7 @@ func window(out *ReadOutput, lines []string, in ReadInput, lim Limits) error {
 	out.More = end < len(lines)
 	for _, l := range lines[start-1 : end] {
 		out.Lines = append(out.Lines, cutLine(l, lim.LineChars, &out.CutLines))
+		out.cutAt = lim.LineChars
 	}
 	return nil
 }
@@ -240,6 +243,7 @@ func readWindow(st *State, p sandbox.Path, fi os.FileInfo, in ReadInput) (*ReadO
 			return nil, toolErr(BinaryFile, "%s holds binary data at line %d and cannot be shown as text", p.Abs, line)
 		}
 		out.Lines = append(out.Lines, cutLine(latin1IfInvalid(b), st.Limits.LineChars, &out.CutLines))
+		out.cutAt = st.Limits.LineChars
 		if err == io.EOF {
 			break
 		}
@@ -398,7 +402,7 @@ func (o *ReadOutput) Notes() string {
 		}
 	}
 	if o.CutLines > 0 {
-		notes = append(notes, fmt.Sprintf("(%d long lines were cut at 2000 characters)", o.CutLines))
+		notes = append(notes, fmt.Sprintf("(%d long lines were cut at %d characters)", o.CutLines, o.cutAt))
 	}
 	if o.Note != "" && o.Kind != "directory" {
 		notes = append(notes, o.Note)

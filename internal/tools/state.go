@@ -12,37 +12,6 @@ import (
 	"github.com/hands-dev/hands/tool"
 )
 
-// Limits are the bounds the built-in tools apply.
-type Limits struct {
-	// MaxFileSize is the largest file read whole or written, in bytes.
-	MaxFileSize int64
-	// ReadLines is how many lines a read returns by default.
-	ReadLines int
-	// LineChars is the length past which a shown line is cut.
-	LineChars int
-	// BashTimeout is the default timeout of a shell command.
-	BashTimeout time.Duration
-	// BashMaxTimeout is the largest timeout a call may ask for.
-	BashMaxTimeout time.Duration
-	// BashOutputChars is how much command output the model sees.
-	BashOutputChars int
-	// MaxJobs bounds running background jobs per session.
-	MaxJobs int
-}
-
-// DefaultLimits returns the limits of DESIGN.md.
-func DefaultLimits() Limits {
-	return Limits{
-		MaxFileSize:     10 << 20,
-		ReadLines:       2000,
-		LineChars:       2000,
-		BashTimeout:     120 * time.Second,
-		BashMaxTimeout:  600 * time.Second,
-		BashOutputChars: 30000,
-		MaxJobs:         10,
-	}
-}
-
 // State is one session's state as the built-in tools see it. The host puts
 // it in tool.Env.Session.
 type State struct {
@@ -60,10 +29,8 @@ type State struct {
 	StartJobs func(dir string) (*jobs.Manager, error)
 	// Todos is the session's task list.
 	Todos Todos
-	// Shell holds the shell tools' policy switches.
-	Shell ShellPolicy
-	// Files holds the file tools' policy switches.
-	Files FilePolicy
+	// Behavior holds the switches of the session's profile and host.
+	Behavior Behavior
 
 	mu   sync.Mutex
 	cwd  string
@@ -182,29 +149,35 @@ func (s Seen) Unchanged(fi os.FileInfo, content []byte) bool {
 	return fi.Size() == s.Size && fi.ModTime().Equal(s.ModTime)
 }
 
-// ShellPolicy are the switches of the shell tools.
-type ShellPolicy struct {
-	// AllowUnsandboxed lets a call ask to run outside the confinement
-	// (seed 003's dangerously_disable_sandbox).
-	AllowUnsandboxed bool
-	// RejectSubstitution refuses commands with command substitution (the
-	// gemini profile's rule of seed 001).
-	RejectSubstitution bool
-}
-
-// FilePolicy are the switches of the file tools; the zero value is the
-// native behaviour. Profiles whose documents describe other rules set them.
-type FilePolicy struct {
+// Behavior are the switches where the specifications the profiles follow
+// differ in what a tool does. The zero value is seed 000's (native)
+// behaviour; each profile sets its defaults, and a host may set any of them
+// (hands.Options.Behavior).
+type Behavior struct {
 	// WriteWithoutRead lets write replace an existing file this session has
 	// not read, or that changed since (seed 001's write_file, seed 002's
 	// file_write and seed 004's write_file do not track reads).
-	WriteWithoutRead bool
+	WriteWithoutRead bool `json:"write_without_read,omitempty"`
 	// EditWithoutRead lets edit, multi_edit and notebook_edit change a file
 	// this session has not read, or that changed since (seed 001's replace).
-	EditWithoutRead bool
+	EditWithoutRead bool `json:"edit_without_read,omitempty"`
 	// ReadFilesOnly makes read refuse a directory (INVALID_INPUT with the
 	// detail kind=directory) instead of listing it.
-	ReadFilesOnly bool
+	ReadFilesOnly bool `json:"read_files_only,omitempty"`
+	// SeparateStreams runs shell commands with stdout and stderr apart;
+	// otherwise they share one pipe and keep their exact order.
+	SeparateStreams bool `json:"separate_streams,omitempty"`
+	// RejectSubstitution refuses commands with command substitution (seed
+	// 001's rule).
+	RejectSubstitution bool `json:"reject_substitution,omitempty"`
+	// CommandFailureIsError makes a foreground command that exits non-zero
+	// or times out a COMMAND_FAILED error whose Output is the command's
+	// result (Claude Code and seed 004 do); otherwise it is a result, as
+	// seed 000 says.
+	CommandFailureIsError bool `json:"command_failure_is_error,omitempty"`
+	// AllowUnsandboxed lets a call ask to run outside the confinement (seed
+	// 003's dangerously_disable_sandbox).
+	AllowUnsandboxed bool `json:"allow_unsandboxed,omitempty"`
 }
 
 // Close kills the session's jobs and releases what it holds.

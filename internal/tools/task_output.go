@@ -18,7 +18,7 @@ var taskOutputDescription string
 type TaskOutputInput struct {
 	TaskID  string `json:"task_id" jsonschema:"the id bash returned for the background task"`
 	Block   *bool  `json:"block,omitempty" jsonschema:"wait for the task to finish; default true"`
-	Timeout int    `json:"timeout,omitzero" jsonschema:"how long to wait in milliseconds when blocking; default 30000, at most 600000"`
+	Timeout int    `json:"timeout,omitzero" jsonschema:"how long to wait in milliseconds when blocking; default {{.TaskWaitMS}}, at most {{.BashMaxTimeoutMS}}"`
 }
 
 // TaskOutputOutput is what task_output returns.
@@ -37,9 +37,6 @@ type TaskOutputOutput struct {
 	CwdNote        string `json:"cwd_note,omitempty"`
 	DurationMS     int64  `json:"duration_ms"`
 }
-
-// defaultTaskWait is how long task_output blocks by default.
-const defaultTaskWait = 30 * time.Second
 
 // TaskOutput returns the task_output tool.
 func TaskOutput() tool.Tool {
@@ -67,7 +64,7 @@ func TaskOutput() tool.Tool {
 func runTaskOutput(ctx context.Context, env *tool.Env, in TaskOutputInput) (*TaskOutputOutput, error) {
 	st := stateOf(env)
 	block := in.Block == nil || *in.Block
-	wait := defaultTaskWait
+	wait := st.Limits.TaskWait
 	if in.Timeout > 0 {
 		wait = time.Duration(in.Timeout) * time.Millisecond
 	}

@@ -69,7 +69,7 @@ func runWrite(_ context.Context, env *tool.Env, in WriteInput) (*WriteOutput, er
 		if terr != nil {
 			return nil, terr
 		}
-		if old == nil && st.Files.WriteWithoutRead && fi.Size() <= st.Limits.MaxFileSize {
+		if old == nil && st.Behavior.WriteWithoutRead && fi.Size() <= st.Limits.MaxFileSize {
 			// Not read, yet the file keeps its encoding all the same.
 			old, _ = readFile(st, p)
 		}

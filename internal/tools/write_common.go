@@ -67,9 +67,9 @@ func statTarget(st *State, p sandbox.Path) (os.FileInfo, *tool.Error) {
 // since. data is the file's current content, or nil when it has not been
 // read; checkFresh reads it when the hash must decide. It returns the
 // content when it read it. verb is "overwrite" or "edit"; the session's
-// FilePolicy may switch the rule off for either.
+// Behavior may switch the rule off for either.
 func checkFresh(st *State, p sandbox.Path, fi os.FileInfo, data []byte, verb string) ([]byte, *tool.Error) {
-	if verb == "overwrite" && st.Files.WriteWithoutRead || verb == "edit" && st.Files.EditWithoutRead {
+	if verb == "overwrite" && st.Behavior.WriteWithoutRead || verb == "edit" && st.Behavior.EditWithoutRead {
 		return data, nil
 	}
 	seen, ok := st.Ledger.Lookup(p.Abs)

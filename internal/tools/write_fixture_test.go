@@ -37,7 +37,7 @@ func newFixture(t testing.TB, deny ...string) *fixture {
 		t:    t,
 		root: root,
 		st:   NewState(fs, DefaultLimits(), t.TempDir()),
-		exec: &tool.Executor{Registry: tool.NewRegistry(Builtins()...)},
+		exec: &tool.Executor{Registry: tool.NewRegistry(Builtins(Limits{})...)},
 	}
 }
 

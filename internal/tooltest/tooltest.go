@@ -116,7 +116,7 @@ func Parse(data []byte) (*Scenario, error) {
 			if err != nil {
 				return nil, fmt.Errorf("directive %q: %v", line, err)
 			}
-			s.Options.MaxFileSize = n
+			s.Options.Limits.MaxFileSize = n
 		case "mkdir":
 			s.Mkdirs = append(s.Mkdirs, f[1])
 		case "symlink":
@@ -181,7 +181,7 @@ func Parse(data []byte) (*Scenario, error) {
 
 // coreTool returns the built-in tool with the core name name.
 func coreTool(name string) (tool.Tool, bool) {
-	for _, t := range tools.Builtins() {
+	for _, t := range tools.Builtins(tools.Limits{}) {
 		if t.Info().Name == name {
 			return t, true
 		}

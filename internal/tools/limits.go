@@ -1,0 +1,165 @@
+package tools
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"text/template"
+	"time"
+
+	"github.com/hands-dev/hands/tool"
+)
+
+// Limits are the bounds the built-in tools apply: one value, from which the
+// tools' checks, their result bounds and the numbers their descriptions
+// state all come. A zero field means its default.
+type Limits struct {
+	// MaxFileSize is the largest file read whole, edited or written, in
+	// bytes; default 10 MiB.
+	MaxFileSize int64 `json:"max_file_size,omitempty"`
+	// ReadLines is how many lines a read returns by default; default 2000.
+	ReadLines int `json:"read_lines,omitempty"`
+	// LineChars is the length past which a shown line is cut; default 2000.
+	LineChars int `json:"line_chars,omitempty"`
+	// ReadChars bounds the text of a read result; default 100,000.
+	ReadChars int `json:"read_chars,omitempty"`
+	// BashTimeout is the default timeout of a shell command; default 2
+	// minutes.
+	BashTimeout time.Duration `json:"bash_timeout,omitempty"`
+	// BashMaxTimeout is the largest timeout a call may ask for; default 10
+	// minutes.
+	BashMaxTimeout time.Duration `json:"bash_max_timeout,omitempty"`
+	// BashOutputChars is how much command output the model sees; default
+	// 30,000 characters, the rest saved to a file.
+	BashOutputChars int `json:"bash_output_chars,omitempty"`
+	// TaskWait is how long a blocking task_output waits by default; default
+	// 30 seconds.
+	TaskWait time.Duration `json:"task_wait,omitempty"`
+	// MaxJobs bounds running background jobs per session; default 10.
+	MaxJobs int `json:"max_jobs,omitempty"`
+	// GrepChars and GlobChars bound the lines of a grep and the paths of a
+	// glob result before it says how to narrow; defaults 20,000 and
+	// 30,000.
+	GrepChars int `json:"grep_chars,omitempty"`
+	GlobChars int `json:"glob_chars,omitempty"`
+	// MaxEdits bounds the edits of one multi-edit call; default 1000.
+	MaxEdits int `json:"max_edits,omitempty"`
+}
+
+// DefaultLimits returns the limits of DESIGN.md.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxFileSize:     10 << 20,
+		ReadLines:       2000,
+		LineChars:       2000,
+		ReadChars:       100000,
+		BashTimeout:     120 * time.Second,
+		BashMaxTimeout:  600 * time.Second,
+		BashOutputChars: 30000,
+		TaskWait:        30 * time.Second,
+		MaxJobs:         10,
+		GrepChars:       20000,
+		GlobChars:       30000,
+		MaxEdits:        1000,
+	}
+}
+
+// WithDefaults returns l with every zero field set to its default.
+func (l Limits) WithDefaults() Limits {
+	d := DefaultLimits()
+	set := func(v *int, def int) {
+		if *v == 0 {
+			*v = def
+		}
+	}
+	if l.MaxFileSize == 0 {
+		l.MaxFileSize = d.MaxFileSize
+	}
+	if l.BashMaxTimeout == 0 {
+		l.BashMaxTimeout = d.BashMaxTimeout
+	}
+	if l.BashTimeout == 0 {
+		l.BashTimeout = min(d.BashTimeout, l.BashMaxTimeout)
+	}
+	if l.TaskWait == 0 {
+		l.TaskWait = min(d.TaskWait, l.BashMaxTimeout)
+	}
+	set(&l.ReadLines, d.ReadLines)
+	set(&l.LineChars, d.LineChars)
+	set(&l.ReadChars, d.ReadChars)
+	set(&l.BashOutputChars, d.BashOutputChars)
+	set(&l.MaxJobs, d.MaxJobs)
+	set(&l.GrepChars, d.GrepChars)
+	set(&l.GlobChars, d.GlobChars)
+	set(&l.MaxEdits, d.MaxEdits)
+	return l
+}
+
+// Check reports the first limit that cannot work, in words that name it.
+func (l Limits) Check() error {
+	switch {
+	case l.MaxFileSize < 0 || l.ReadLines < 0 || l.LineChars < 0 || l.ReadChars < 0 || l.BashOutputChars < 0 ||
+		l.MaxJobs < 0 || l.GrepChars < 0 || l.GlobChars < 0 || l.MaxEdits < 0:
+		return fmt.Errorf("limits must not be negative: %+v", l)
+	case l.BashTimeout < 0 || l.BashMaxTimeout < 0 || l.TaskWait < 0:
+		return fmt.Errorf("timeouts must not be negative: bash timeout %s, max %s, task wait %s", l.BashTimeout, l.BashMaxTimeout, l.TaskWait)
+	case l.BashMaxTimeout > 0 && l.BashTimeout > l.BashMaxTimeout:
+		return fmt.Errorf("bash timeout %s is over the maximum of %s", l.BashTimeout, l.BashMaxTimeout)
+	}
+	return nil
+}
+
+// Describe fills a description template with l: {{.BashTimeoutMS}},
+// {{.BashMaxTimeoutMin}}, {{.ReadLines}} and the other fields and methods
+// of Limits. A template that does not parse or run is a programming
+// mistake, found when the tools are built.
+func (l Limits) Describe(text string) string {
+	if !bytes.Contains([]byte(text), []byte("{{")) {
+		return text
+	}
+	t, err := template.New("").Option("missingkey=error").Parse(text)
+	if err != nil {
+		panic(fmt.Sprintf("tools: description template: %v", err))
+	}
+	var b bytes.Buffer
+	if err := t.Execute(&b, l); err != nil {
+		panic(fmt.Sprintf("tools: description template: %v", err))
+	}
+	return b.String()
+}
+
+// BashTimeoutMS is the default shell timeout in milliseconds.
+func (l Limits) BashTimeoutMS() int64 { return l.BashTimeout.Milliseconds() }
+
+// BashMaxTimeoutMS is the largest shell timeout in milliseconds.
+func (l Limits) BashMaxTimeoutMS() int64 { return l.BashMaxTimeout.Milliseconds() }
+
+// TaskWaitMS is task_output's default wait in milliseconds.
+func (l Limits) TaskWaitMS() int64 { return l.TaskWait.Milliseconds() }
+
+// BashTimeoutMin is the default shell timeout in minutes, as "2" or "0.5".
+func (l Limits) BashTimeoutMin() string { return minutes(l.BashTimeout) }
+
+// BashMaxTimeoutMin is the largest shell timeout in minutes.
+func (l Limits) BashMaxTimeoutMin() string { return minutes(l.BashMaxTimeout) }
+
+func minutes(d time.Duration) string {
+	return strconv.FormatFloat(d.Minutes(), 'f', -1, 64)
+}
+
+// described is a tool whose description and schema text are filled from
+// the limits.
+type described struct {
+	tool.Tool
+	info tool.Info
+}
+
+func (d *described) Info() tool.Info { return d.info }
+
+// withLimits fills t's description and parameter descriptions from l.
+func withLimits(t tool.Tool, l Limits) tool.Tool {
+	info := t.Info()
+	info.Description = l.Describe(info.Description)
+	info.InputSchema = []byte(l.Describe(string(info.InputSchema)))
+	return &described{Tool: t, info: info}
+}
