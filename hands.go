@@ -87,7 +87,7 @@ type Runtime struct {
 	limits  tools.Limits
 	// behavior is the profile's switches, or the host's.
 	behavior tools.Behavior
-	log     *slog.Logger
+	log      *slog.Logger
 
 	mu       sync.Mutex
 	sessions map[*Session]struct{}

@@ -123,7 +123,7 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 	o := hands.Options{
 		Roots: cfg.Roots, Deny: cfg.Deny, Profile: cfg.Profile,
 		Limits: hands.Limits{MaxFileSize: cfg.MaxFileSize, BashTimeout: time.Duration(cfg.BashTimeoutMS) * time.Millisecond},
-		Shell: cfg.Shell, DisabledTools: cfg.DisabledTools, NoSandbox: cfg.NoSandbox, Env: cfg.Env,
+		Shell:  cfg.Shell, DisabledTools: cfg.DisabledTools, NoSandbox: cfg.NoSandbox, Env: cfg.Env,
 		AllowUnsandboxed: cfg.Unsandboxed,
 	}
 	hooks, err := cfg.hookCommands()
