@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/hands-dev/hands"
 )
@@ -13,10 +14,27 @@ var update = flag.Bool("update", false, "rewrite golden files")
 
 // TestCatalogueGolden pins what the model sees of every tool of every
 // profile: names, descriptions, schemas and metadata.
+//
+// Each profile is pinned twice: with the default limits, and with other
+// limits (the "-limits" goldens), whose numbers the descriptions must state.
 func TestCatalogueGolden(t *testing.T) {
-	for _, profile := range hands.Profiles() {
-		t.Run(profile, func(t *testing.T) {
-			rt, err := hands.New(hands.Options{Roots: []string{t.TempDir()}, Profile: profile})
+	other := hands.Limits{MaxFileSize: 1 << 20, ReadLines: 500, LineChars: 300, BashTimeout: 30 * time.Second,
+		BashMaxTimeout: 5 * time.Minute, BashOutputChars: 8000, TaskWait: 10 * time.Second}
+	for _, c := range []struct {
+		suffix string
+		limits hands.Limits
+	}{{"", hands.Limits{}}, {"-limits", other}} {
+		for _, profile := range hands.Profiles() {
+			catalogueGolden(t, profile+c.suffix, hands.Options{Profile: profile, Limits: c.limits})
+		}
+	}
+}
+
+func catalogueGolden(t *testing.T, name string, opts hands.Options) {
+	{
+		t.Run(name, func(t *testing.T) {
+			opts.Roots = []string{t.TempDir()}
+			rt, err := hands.New(opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -26,7 +44,7 @@ func TestCatalogueGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got = append(got, '\n')
-			golden := filepath.Join("testdata", "catalogue", profile+".json")
+			golden := filepath.Join("testdata", "catalogue", name+".json")
 			if *update {
 				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
 					t.Fatal(err)
@@ -41,7 +59,7 @@ func TestCatalogueGolden(t *testing.T) {
 				t.Fatalf("%v (run go test -run TestCatalogueGolden -update)", err)
 			}
 			if string(got) != string(want) {
-				t.Errorf("catalogue of %s changed; review and run go test -run TestCatalogueGolden -update\n--- got ---\n%s", profile, got)
+				t.Errorf("catalogue of %s changed; review and run go test -run TestCatalogueGolden -update\n--- got ---\n%s", name, got)
 			}
 		})
 	}
