@@ -21,6 +21,10 @@ type Error struct {
 	// Problem says what was wrong with the arguments when the schema refused
 	// them (Code is then InvalidInput).
 	Problem *Problem
+	// Output is what the call produced although it failed (a command that
+	// exited non-zero where that is an error), for profiles to render; it
+	// is not part of the structured content.
+	Output any
 	// Err is the underlying cause, if any, for errors.Is and logs; it is never
 	// shown to the model.
 	Err error

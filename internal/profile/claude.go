@@ -131,6 +131,11 @@ const (
 
 func renderClaude(r *Rendering) {
 	if e := r.Err(); e != nil {
+		if o, ok := e.Output.(*tools.BashOutput); ok && e.Code == tools.CommandFailed {
+			// Claude Code shows a failed command as its output, untagged.
+			r.Text(claudeBash(o))
+			return
+		}
 		r.Text("<tool_use_error>" + claudeError(r, e) + "</tool_use_error>")
 		return
 	}
@@ -155,7 +160,7 @@ func renderClaude(r *Rendering) {
 	case *tools.GrepOutput:
 		r.Text(claudeGrep(out))
 	case *tools.BashOutput:
-		claudeBash(r, out)
+		r.Text(claudeBash(out))
 	case *tools.TaskOutputOutput:
 		r.Text(claudeTaskOutput(out))
 	case *tools.TaskKillOutput:
@@ -256,10 +261,9 @@ func occurrences(n int) string {
 // claudeBash merges the streams, as Claude Code's Bash does; a non-zero
 // exit is an error whose text starts "Exit code N" (seed 003's Bash
 // returns ToolOutput::error for it).
-func claudeBash(r *Rendering, o *tools.BashOutput) {
+func claudeBash(o *tools.BashOutput) string {
 	if o.TaskID != "" {
-		r.Text(fmt.Sprintf("Command running in background with ID: %s", o.TaskID))
-		return
+		return fmt.Sprintf("Command running in background with ID: %s", o.TaskID)
 	}
 	output := strings.TrimRight(o.Output, "\n")
 	var lines []string
@@ -279,11 +283,7 @@ func claudeBash(r *Rendering, o *tools.BashOutput) {
 	if len(lines) == 0 {
 		text = "(Bash completed with no output)"
 	}
-	if o.TimedOut || o.ExitCode != 0 {
-		r.Fail(tools.CommandFailed, text, map[string]any{"exit_code": o.ExitCode, "timed_out": o.TimedOut, "command": o.Command})
-		return
-	}
-	r.Text(text)
+	return text
 }
 
 // claudeTaskOutput is TaskOutput's tagged result.

@@ -225,15 +225,6 @@ func (r *Rendering) Err() *tool.Error {
 	return r.Res.Err
 }
 
-// Fail turns a successful call into a failure the model reads as text,
-// with code in the structured content (as every error has) and details.
-func (r *Rendering) Fail(code tool.Code, text string, details map[string]any) {
-	err := &tool.Error{Code: code, Message: text, Details: details}
-	r.Res.IsError, r.Res.Code, r.Res.Err = true, code, err
-	r.Res.Structured = tool.ErrorData{Code: code, Message: text, Details: details}
-	r.Text(text)
-}
-
 // detail returns the error detail key as a string, or "".
 func (r *Rendering) detail(key string) string {
 	if e := r.Err(); e != nil {

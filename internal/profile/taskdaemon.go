@@ -26,7 +26,7 @@ func taskdaemon(lim tools.Limits) *Profile {
 	return &Profile{
 		Name:     "taskdaemon",
 		Behavior: tools.Behavior{SeparateStreams: true, WriteWithoutRead: true, ReadFilesOnly: true, CommandFailureIsError: true},
-		Render:   renderTaskdaemon,
+		Render:   func(r *Rendering) { renderTaskdaemon(r, lim.BashOutputChars) },
 		Tools: []Entry{
 			{Core: "read", Name: "read_file", Description: desc("taskdaemon/read_file.md"), Params: []Param{
 				{Name: "path", Description: worktree("File path")},
@@ -65,16 +65,19 @@ func taskdaemon(lim tools.Limits) *Profile {
 }
 
 // The seed's limits: glob lists at most 1,000 paths, grep shows at most
-// 100 matches per file (rg --max-count=100), run_command at most 30,000
-// characters.
+// 100 matches per file (rg --max-count=100); run_command's 30,000
+// characters are Limits.BashOutputChars.
 const (
-	taskdaemonGlobMax   = 1000
-	taskdaemonGrepMax   = 100
-	taskdaemonOutputMax = 30000
+	taskdaemonGlobMax = 1000
+	taskdaemonGrepMax = 100
 )
 
-func renderTaskdaemon(r *Rendering) {
+func renderTaskdaemon(r *Rendering, outputMax int) {
 	if e := r.Err(); e != nil {
+		if o, ok := e.Output.(*tools.BashOutput); ok && e.Code == tools.CommandFailed {
+			r.Text("[" + e.Code.String() + "] " + taskdaemonCommand(o, outputMax))
+			return
+		}
 		r.Text("[" + e.Code.String() + "] " + taskdaemonError(r, e))
 		return
 	}
@@ -128,7 +131,7 @@ func renderTaskdaemon(r *Rendering) {
 		}
 		r.Text(strings.Join(lines, "\n") + "\n")
 	case *tools.BashOutput:
-		taskdaemonCommand(r, o)
+		r.Text(taskdaemonCommand(o, outputMax))
 	}
 }
 
@@ -166,9 +169,9 @@ func taskdaemonError(r *Rendering, e *tool.Error) string {
 }
 
 // taskdaemonCommand is run_command's result: stdout, then "\n\nSTDERR:\n"
-// and stderr when both have something, cut at 30,000 characters with the
-// seed's line; a command that exits non-zero or times out is an error.
-func taskdaemonCommand(r *Rendering, o *tools.BashOutput) {
+// and stderr when both have something, cut at outputMax characters (the
+// seed's 30,000 by default) with the seed's line.
+func taskdaemonCommand(o *tools.BashOutput, outputMax int) string {
 	var s string
 	switch {
 	case o.Stdout == "" && o.Stderr != "":
@@ -178,7 +181,7 @@ func taskdaemonCommand(r *Rendering, o *tools.BashOutput) {
 	default:
 		s = o.Stdout + "\n\nSTDERR:\n" + o.Stderr
 	}
-	if utf8.RuneCountInString(s) > taskdaemonOutputMax {
+	if utf8.RuneCountInString(s) > outputMax {
 		total := int64(utf8.RuneCountInString(s))
 		if o.Truncated {
 			// The core kept the head and tail of a longer stream: count
@@ -188,21 +191,16 @@ func taskdaemonCommand(r *Rendering, o *tools.BashOutput) {
 				total += int64(len("\n\nSTDERR:\n"))
 			}
 		}
-		s = cut(s, taskdaemonOutputMax, "") + fmt.Sprintf("...\n[truncated, %d chars total]", total)
+		s = cut(s, outputMax, "") + fmt.Sprintf("...\n[truncated, %d chars total]", total)
 	}
 	if o.CwdNote != "" {
 		s += "\n[" + o.CwdNote + "]"
 	}
-	var msg string
 	switch {
 	case o.TimedOut:
-		msg = fmt.Sprintf("Command timed out after %dms", o.TimeoutMS)
+		return fmt.Sprintf("Command timed out after %dms", o.TimeoutMS)
 	case o.ExitCode != 0:
-		msg = fmt.Sprintf("Exit code: %d\n%s", o.ExitCode, s)
-	default:
-		r.Text(s)
-		return
+		return fmt.Sprintf("Exit code: %d\n%s", o.ExitCode, s)
 	}
-	r.Fail(tools.CommandFailed, msg, map[string]any{"exit_code": o.ExitCode, "timed_out": o.TimedOut, "command": o.Command})
-	r.Text("[" + tools.CommandFailed.String() + "] " + msg)
+	return s
 }

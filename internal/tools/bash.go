@@ -146,7 +146,28 @@ func runBash(ctx context.Context, env *tool.Env, in BashInput) (*BashOutput, err
 	out.FullOutputPath = firstNonEmpty(res.Merged.Path, res.Stdout.Path, res.Stderr.Path)
 	out.Cwd, out.CwdNote, out.PGID = res.Cwd, res.CwdReset, res.PGID
 	out.DurationMS = res.Duration.Milliseconds()
+	if st.Behavior.CommandFailureIsError && (out.TimedOut || out.ExitCode != 0) {
+		return nil, commandFailed(out)
+	}
 	return out, nil
+}
+
+// commandFailed is the error of a command that exited non-zero or timed
+// out, in a session whose Behavior makes that an error. Its Output is the
+// command's result, which profiles render in their words.
+func commandFailed(o *BashOutput) *tool.Error {
+	var te *tool.Error
+	if o.TimedOut {
+		te = toolErr(CommandFailed, "the command timed out after %d ms", o.TimeoutMS)
+	} else {
+		te = toolErr(CommandFailed, "the command exited with status %d", o.ExitCode)
+	}
+	if o.Output != "" {
+		te.Appendf("; its output:\n%s", o.Output)
+	}
+	te = te.With("exit_code", o.ExitCode).With("timed_out", o.TimedOut).With("command", o.Command)
+	te.Output = o
+	return te
 }
 
 func firstNonEmpty(s ...string) string {
