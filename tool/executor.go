@@ -49,7 +49,7 @@ type Middleware func(next Handler) Handler
 
 // PreToolUse runs after validation and before execution. It may block the
 // call (Block true, with Reason) or replace its input (Input non-nil), which
-// is decoded and validated again.
+// is decoded, resolved, permitted and validated again.
 type PreToolUse func(ctx context.Context, env *Env, info Info, call Call) HookDecision
 
 // HookDecision is a PreToolUse hook's answer.
@@ -147,16 +147,12 @@ func (e *Executor) pipeline(ctx context.Context, env *Env, call Call) Result {
 	}
 	info := t.Info()
 	in, err := decodeOnce(ctx, t, call)
-	if err != nil {
-		return e.mapResult(info, call, nil, err)
+	if err == nil {
+		in, err = e.admit(ctx, env, t, call, in)
 	}
-	if err := e.permit(ctx, info, call, in); err != nil {
-		return e.mapResult(info, call, nil, err)
+	if err == nil {
+		in, call, err = e.preToolUse(ctx, env, t, call, in)
 	}
-	if err := validate(ctx, env, t, in); err != nil {
-		return e.mapResult(info, call, nil, err)
-	}
-	in, call, err = e.preToolUse(ctx, env, t, call, in)
 	if err != nil {
 		return e.mapResult(info, call, nil, err)
 	}
@@ -250,13 +246,28 @@ func orDefault(s, def string) string {
 	return s
 }
 
-// validate is stage four: the tool's own checks.
-func validate(ctx context.Context, env *Env, t Tool, in any) (err *Error) {
-	defer recoverInto(t.Info().Name, &err)
-	if verr := t.Validate(ctx, env, in); verr != nil {
-		return AsError(verr)
+// admit takes a decoded input through resolution, the permissions stage
+// and the validation stage, and returns the input to execute: the input
+// the permission decision was about, resolved and checked.
+func (e *Executor) admit(ctx context.Context, env *Env, t Tool, call Call, in any) (any, *Error) {
+	in, err := stage(ctx, env, t, in, t.Resolve)
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	if err := e.permit(ctx, t.Info(), call, in); err != nil {
+		return nil, err
+	}
+	return stage(ctx, env, t, in, t.Validate)
+}
+
+// stage runs one of the tool's stages; a panic is an INTERNAL_ERROR.
+func stage(ctx context.Context, env *Env, t Tool, in any, f func(context.Context, *Env, any) (any, error)) (out any, err *Error) {
+	defer recoverInto(t.Info().Name, &err)
+	out, ferr := f(ctx, env, in)
+	if ferr != nil {
+		return nil, AsError(ferr)
+	}
+	return out, nil
 }
 
 func (e *Executor) preToolUse(ctx context.Context, env *Env, t Tool, call Call, in any) (any, Call, *Error) {
@@ -266,12 +277,15 @@ func (e *Executor) preToolUse(ctx context.Context, env *Env, t Tool, call Call, 
 			return nil, call, Errorf(PermissionDenied, "%s was blocked by a hook: %s", call.Name, orDefault(d.Reason, "no reason given"))
 		}
 		if d.Input != nil {
+			// The new input is decoded, resolved, permitted and validated
+			// as if the model had sent it: the permission decision is
+			// about the arguments that run.
 			call.Input = d.Input
 			var err *Error
 			if in, err = decode(t, call.Input); err != nil {
 				return nil, call, err
 			}
-			if err = validate(ctx, env, t, in); err != nil {
+			if in, err = e.admit(ctx, env, t, call, in); err != nil {
 				return nil, call, err
 			}
 		}

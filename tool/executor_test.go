@@ -30,11 +30,11 @@ func echoTool(name string, readOnly bool, run func(ctx context.Context, in echoI
 	}
 	return tool.New(tool.Spec[echoIn]{
 		Name: name, Description: "echo", ReadOnly: readOnly,
-		Validate: func(_ context.Context, _ *tool.Env, in echoIn) error {
+		Validate: func(_ context.Context, _ *tool.Env, in echoIn) (echoIn, error) {
 			if in.Text == "invalid" {
-				return tool.Errorf(tool.InvalidInput, "text %q is not allowed", in.Text)
+				return in, tool.Errorf(tool.InvalidInput, "text %q is not allowed", in.Text)
 			}
-			return nil
+			return in, nil
 		},
 	}, func(ctx context.Context, _ *tool.Env, in echoIn) (echoOut, error) { return run(ctx, in) })
 }
@@ -505,3 +505,48 @@ type names struct{}
 
 func (names) Tool(core string) string  { return strings.ToUpper(core[:1]) + core[1:] }
 func (names) Param(core string) string { return strings.ToUpper(core) }
+
+// TestRewrittenInputIsPermittedAgain checks that an input a PreToolUse hook
+// rewrites goes through resolution, permissions and validation again, so
+// the policy decides on the arguments that run.
+func TestRewrittenInputIsPermittedAgain(t *testing.T) {
+	type in struct {
+		Text string `json:"text"`
+		abs  string
+	}
+	var stages []string
+	tl := tool.New(tool.Spec[in]{
+		Name: "t",
+		Resolve: func(_ context.Context, _ *tool.Env, v in) (in, error) {
+			stages = append(stages, "resolve:"+v.Text)
+			v.abs = "/resolved/" + v.Text
+			return v, nil
+		},
+		Validate: func(_ context.Context, _ *tool.Env, v in) (in, error) {
+			stages = append(stages, "validate:"+v.abs)
+			return v, nil
+		},
+	}, func(_ context.Context, _ *tool.Env, v in) (echoOut, error) { return echoOut{Echo: v.abs}, nil })
+	e := &tool.Executor{Registry: tool.NewRegistry(tl)}
+	e.Policy = tool.PolicyFunc(func(_ context.Context, _ tool.Info, _ tool.Call, v any) (tool.Decision, string) {
+		stages = append(stages, "permit:"+v.(in).abs)
+		if v.(in).abs == "/resolved/secret" {
+			return tool.Deny, "secret is off limits"
+		}
+		return tool.Allow, ""
+	})
+	e.Hooks.PreToolUse = []tool.PreToolUse{func(_ context.Context, _ *tool.Env, _ tool.Info, c tool.Call) tool.HookDecision {
+		if string(c.Input) == `{"text":"public"}` {
+			return tool.HookDecision{Input: json.RawMessage(`{"text":"secret"}`)}
+		}
+		return tool.HookDecision{}
+	}}
+	res := e.Execute(context.Background(), nil, call("t", `{"text":"public"}`))
+	if res.Code != tool.PermissionDenied || !strings.Contains(res.TextOf(), "off limits") {
+		t.Errorf("rewritten to a denied input: %+v", res)
+	}
+	want := "resolve:public,permit:/resolved/public,validate:/resolved/public,resolve:secret,permit:/resolved/secret"
+	if got := strings.Join(stages, ","); got != want {
+		t.Errorf("stages %s\nwant   %s", got, want)
+	}
+}

@@ -21,9 +21,15 @@ type Tool interface {
 	// ConcurrencySafe reports whether this input may run beside other safe
 	// calls.
 	ConcurrencySafe(in any) bool
-	// Validate runs the tool's own checks (path inside a root, read before
-	// edit, sane line range) before anything is changed.
-	Validate(ctx context.Context, env *Env, in any) error
+	// Resolve settles what the input names in the session (paths against
+	// the working directory and the roots) and returns the input every
+	// later stage sees, so that permission rules and hooks match resolved
+	// paths. It runs when the call runs, not when it is decoded.
+	Resolve(ctx context.Context, env *Env, in any) (any, error)
+	// Validate runs the tool's own checks (read before edit, sane line
+	// range) before anything is changed, and returns the input to execute
+	// (it may carry what the checks loaded).
+	Validate(ctx context.Context, env *Env, in any) (any, error)
 	// Run executes the call and returns the tool's output value.
 	Run(ctx context.Context, env *Env, in any) (any, error)
 }
@@ -62,8 +68,12 @@ type Spec[In any] struct {
 	// ConcurrencySafe decides per input whether the call may run in parallel
 	// with other safe calls; nil means ReadOnly decides.
 	ConcurrencySafe func(In) bool
-	// Validate is the tool's own validation stage; nil accepts everything.
-	Validate func(ctx context.Context, env *Env, in In) error
+	// Resolve settles what the input names in the session (see
+	// Tool.Resolve); nil keeps the input as decoded.
+	Resolve func(ctx context.Context, env *Env, in In) (In, error)
+	// Validate is the tool's own validation stage, after permissions; it
+	// returns the input to execute. nil accepts everything.
+	Validate func(ctx context.Context, env *Env, in In) (In, error)
 	// MaxResultChars bounds the text shown to the model; 0 is the default.
 	MaxResultChars int
 }
@@ -175,15 +185,27 @@ func (t *typed[In, Out]) ConcurrencySafe(in any) bool {
 	return t.spec.ReadOnly
 }
 
-func (t *typed[In, Out]) Validate(ctx context.Context, env *Env, in any) error {
-	if t.spec.Validate == nil {
-		return nil
+func (t *typed[In, Out]) Resolve(ctx context.Context, env *Env, in any) (any, error) {
+	return t.stage(ctx, env, in, t.spec.Resolve)
+}
+
+func (t *typed[In, Out]) Validate(ctx context.Context, env *Env, in any) (any, error) {
+	return t.stage(ctx, env, in, t.spec.Validate)
+}
+
+func (t *typed[In, Out]) stage(ctx context.Context, env *Env, in any, f func(context.Context, *Env, In) (In, error)) (any, error) {
+	if f == nil {
+		return in, nil
 	}
 	v, ok := in.(In)
 	if !ok {
-		return Errorf(InternalError, "%s: input of type %T, want %s", t.info.Name, in, reflect.TypeFor[In]())
+		return nil, Errorf(InternalError, "%s: input of type %T, want %s", t.info.Name, in, reflect.TypeFor[In]())
 	}
-	return t.spec.Validate(ctx, env, v)
+	v, err := f(ctx, env, v)
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 func (t *typed[In, Out]) Run(ctx context.Context, env *Env, in any) (any, error) {

@@ -547,11 +547,20 @@ func (w *wrapped) Param(core string) string {
 
 func (w *wrapped) ConcurrencySafe(in any) bool { return w.core.ConcurrencySafe(in) }
 
-func (w *wrapped) Validate(ctx context.Context, env *tool.Env, in any) error {
-	if err := w.core.Validate(ctx, env, in); err != nil {
-		return w.renameErr(err)
+func (w *wrapped) Resolve(ctx context.Context, env *tool.Env, in any) (any, error) {
+	in, err := w.core.Resolve(ctx, env, in)
+	if err != nil {
+		return nil, w.renameErr(err)
 	}
-	return nil
+	return in, nil
+}
+
+func (w *wrapped) Validate(ctx context.Context, env *tool.Env, in any) (any, error) {
+	in, err := w.core.Validate(ctx, env, in)
+	if err != nil {
+		return nil, w.renameErr(err)
+	}
+	return in, nil
 }
 
 func (w *wrapped) Run(ctx context.Context, env *tool.Env, in any) (any, error) {

@@ -76,26 +76,26 @@ func Bash(lim Limits) tool.Tool {
 	}, runBash)
 }
 
-func validateBash(_ context.Context, env *tool.Env, in BashInput) error {
+func validateBash(_ context.Context, env *tool.Env, in BashInput) (BashInput, error) {
 	st := stateOf(env)
 	if strings.TrimSpace(in.Command) == "" {
-		return toolErr(BashEmptyCommand, "command is empty; give the shell command to run, e.g. \"ls -la\"")
+		return in, toolErr(BashEmptyCommand, "command is empty; give the shell command to run, e.g. \"ls -la\"")
 	}
 	if st.StartJobs == nil {
-		return toolErr(BashStartFailed, "this session has no shell")
+		return in, toolErr(BashStartFailed, "this session has no shell")
 	}
 	if in.Timeout < 0 || time.Duration(in.Timeout)*time.Millisecond > st.Limits.BashMaxTimeout {
-		return toolErr(InvalidInput, "%s %d ms is out of range; give 1 to %d milliseconds, or leave it out for %d", param("timeout"), in.Timeout, st.Limits.BashMaxTimeout.Milliseconds(), st.Limits.BashTimeout.Milliseconds()).With("timeout", in.Timeout)
+		return in, toolErr(InvalidInput, "%s %d ms is out of range; give 1 to %d milliseconds, or leave it out for %d", param("timeout"), in.Timeout, st.Limits.BashMaxTimeout.Milliseconds(), st.Limits.BashTimeout.Milliseconds()).With("timeout", in.Timeout)
 	}
 	if in.DangerouslyDisableSandbox && !st.Behavior.AllowUnsandboxed {
-		return toolErr(PermissionDenied, "this server does not allow running commands outside the sandbox; run the command without %s", param("dangerously_disable_sandbox"))
+		return in, toolErr(PermissionDenied, "this server does not allow running commands outside the sandbox; run the command without %s", param("dangerously_disable_sandbox"))
 	}
 	if st.Behavior.RejectSubstitution {
 		if found, _ := confine.HasCommandSubstitution(in.Command); found {
-			return toolErr(CommandRejected, "command %q uses command substitution ($(...), backticks or <(...)), which is not allowed; run the inner command first and use its output", in.Command).With("command", in.Command)
+			return in, toolErr(CommandRejected, "command %q uses command substitution ($(...), backticks or <(...)), which is not allowed; run the inner command first and use its output", in.Command).With("command", in.Command)
 		}
 	}
-	return nil
+	return in, nil
 }
 
 func runBash(ctx context.Context, env *tool.Env, in BashInput) (*BashOutput, error) {

@@ -64,11 +64,11 @@ func Edit() tool.Tool {
 		Title:       "Edit a file by exact string replacement",
 		Description: editDescription,
 		Destructive: true,
-		Validate: func(_ context.Context, _ *tool.Env, in EditInput) error {
+		Validate: func(_ context.Context, _ *tool.Env, in EditInput) (EditInput, error) {
 			if err := checkEdit(in.Path, textedit.Edit{Old: in.OldStr, New: in.NewStr, ReplaceAll: in.ReplaceAll, Expected: in.ExpectedReplacements}, ""); err != nil {
-				return err
+				return in, err
 			}
-			return nil
+			return in, nil
 		},
 	}, runEdit)
 }

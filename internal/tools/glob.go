@@ -48,19 +48,19 @@ func Glob(lim Limits) tool.Tool {
 		ReadOnly:       true,
 		Idempotent:     true,
 		MaxResultChars: lim.GlobChars + 2000,
-		Validate: func(_ context.Context, _ *tool.Env, in GlobInput) error {
+		Validate: func(_ context.Context, _ *tool.Env, in GlobInput) (GlobInput, error) {
 			if strings.TrimSpace(in.Pattern) == "" {
-				return toolErr(InvalidInput, "%s is empty; give a glob such as **/*.go", param("pattern"))
+				return in, toolErr(InvalidInput, "%s is empty; give a glob such as **/*.go", param("pattern"))
 			}
 			switch in.Type {
 			case "", "file", "dir":
 			default:
-				return toolErr(GlobInvalidType, "%s %q is not valid; use \"file\" or \"dir\" (or leave it out for files)", param("type"), in.Type).With("type", in.Type)
+				return in, toolErr(GlobInvalidType, "%s %q is not valid; use \"file\" or \"dir\" (or leave it out for files)", param("type"), in.Type).With("type", in.Type)
 			}
 			if _, err := glob.Compile(in.Pattern); err != nil {
-				return toolErr(GlobInvalidPattern, "%s %q is not a valid glob: %v", param("pattern"), in.Pattern, globReason(err)).With("pattern", in.Pattern)
+				return in, toolErr(GlobInvalidPattern, "%s %q is not a valid glob: %v", param("pattern"), in.Pattern, globReason(err)).With("pattern", in.Pattern)
 			}
-			return nil
+			return in, nil
 		},
 	}, runGlob)
 }

@@ -90,29 +90,29 @@ func Grep(lim Limits) tool.Tool {
 	}, runGrep)
 }
 
-func validateGrep(_ context.Context, _ *tool.Env, in GrepInput) error {
+func validateGrep(_ context.Context, _ *tool.Env, in GrepInput) (GrepInput, error) {
 	if in.Pattern == "" {
-		return toolErr(InvalidInput, "%s is empty; give a regular expression to search for", param("pattern"))
+		return in, toolErr(InvalidInput, "%s is empty; give a regular expression to search for", param("pattern"))
 	}
 	if in.OutputMode != "" && !contains(grepModes, in.OutputMode) {
-		return toolErr(GrepInvalidOutputMode, "%s %q is not valid; use one of %s", param("output_mode"), in.OutputMode, strings.Join(grepModes, ", ")).With("output_mode", in.OutputMode)
+		return in, toolErr(GrepInvalidOutputMode, "%s %q is not valid; use one of %s", param("output_mode"), in.OutputMode, strings.Join(grepModes, ", ")).With("output_mode", in.OutputMode)
 	}
 	for name, v := range map[string]int{"-A": in.After, "-B": in.Before, "-C": in.Context, "head_limit": in.HeadLimit, "offset": in.Offset} {
 		if v < 0 {
-			return toolErr(InvalidInput, "%s is %d; give 0 or more", name, v)
+			return in, toolErr(InvalidInput, "%s is %d; give 0 or more", name, v)
 		}
 	}
 	if in.Type != "" {
 		if _, err := ignore.NewTypes([]string{in.Type}, nil); err != nil {
-			return toolErr(InvalidInput, "%s %q is not a known file type; use a ripgrep type such as go, js, ts, py, rust, java, c, cpp, md, json, yaml — or filter with %s", param("type"), in.Type, param("glob")).With("type", in.Type)
+			return in, toolErr(InvalidInput, "%s %q is not a known file type; use a ripgrep type such as go, js, ts, py, rust, java, c, cpp, md, json, yaml — or filter with %s", param("type"), in.Type, param("glob")).With("type", in.Type)
 		}
 	}
 	if in.Glob != "" {
 		if _, err := ignore.NewOverrides(splitGlobs(in.Glob)); err != nil {
-			return toolErr(InvalidInput, "%s %q is not valid: %v", param("glob"), in.Glob, err).With("glob", in.Glob)
+			return in, toolErr(InvalidInput, "%s %q is not valid: %v", param("glob"), in.Glob, err).With("glob", in.Glob)
 		}
 	}
-	return nil
+	return in, nil
 }
 
 func contains(list []string, s string) bool {

@@ -58,9 +58,9 @@ func List() tool.Tool {
 		Description: listDescription,
 		ReadOnly:    true,
 		Idempotent:  true,
-		Validate: func(_ context.Context, _ *tool.Env, in ListInput) error {
+		Validate: func(_ context.Context, _ *tool.Env, in ListInput) (ListInput, error) {
 			_, err := compileIgnore(in.Ignore)
-			return err
+			return in, err
 		},
 	}, runList)
 }

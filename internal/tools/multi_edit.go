@@ -33,19 +33,19 @@ func MultiEdit() tool.Tool {
 		Title:       "Make several edits to one file",
 		Description: multiEditDescription,
 		Destructive: true,
-		Validate: func(_ context.Context, env *tool.Env, in MultiEditInput) error {
+		Validate: func(_ context.Context, env *tool.Env, in MultiEditInput) (MultiEditInput, error) {
 			switch {
 			case len(in.Edits) == 0:
-				return toolErr(InvalidInput, "%s is empty; give at least one {%s, %s} edit", param("edits"), tool.Field("edits[0].old_str"), tool.Field("edits[0].new_str")).With("path", in.Path)
+				return in, toolErr(InvalidInput, "%s is empty; give at least one {%s, %s} edit", param("edits"), tool.Field("edits[0].old_str"), tool.Field("edits[0].new_str")).With("path", in.Path)
 			case len(in.Edits) > stateOf(env).Limits.MaxEdits:
-				return toolErr(InvalidInput, "%s has %d entries, over the limit of %d; split the change into several calls", param("edits"), len(in.Edits), stateOf(env).Limits.MaxEdits).With("path", in.Path)
+				return in, toolErr(InvalidInput, "%s has %d entries, over the limit of %d; split the change into several calls", param("edits"), len(in.Edits), stateOf(env).Limits.MaxEdits).With("path", in.Path)
 			}
 			for i, e := range in.Edits {
 				if err := checkEdit(in.Path, e.edit(), fmt.Sprintf("edits[%d]", i)); err != nil {
-					return err
+					return in, err
 				}
 			}
-			return nil
+			return in, nil
 		},
 	}, runMultiEdit)
 }

@@ -51,11 +51,11 @@ func NotebookEdit() tool.Tool {
 		Title:       "Edit a Jupyter notebook cell",
 		Description: notebookEditDescription,
 		Destructive: true,
-		Validate: func(_ context.Context, _ *tool.Env, in NotebookEditInput) error {
+		Validate: func(_ context.Context, _ *tool.Env, in NotebookEditInput) (NotebookEditInput, error) {
 			if _, err := notebookEdit(in); err != nil {
-				return err
+				return in, err
 			}
-			return nil
+			return in, nil
 		},
 	}, runNotebookEdit)
 }

@@ -70,14 +70,14 @@ func Read(lim Limits) tool.Tool {
 		ReadOnly:       true,
 		Idempotent:     true,
 		MaxResultChars: lim.ReadChars,
-		Validate: func(_ context.Context, env *tool.Env, in ReadInput) error {
+		Validate: func(_ context.Context, env *tool.Env, in ReadInput) (ReadInput, error) {
 			if in.Offset < 0 {
-				return toolErr(InvalidInput, "%s is %d; give a 1-based line number (1 or more), or leave it out to start at line 1", param("offset"), in.Offset)
+				return in, toolErr(InvalidInput, "%s is %d; give a 1-based line number (1 or more), or leave it out to start at line 1", param("offset"), in.Offset)
 			}
 			if in.Limit < 0 {
-				return toolErr(InvalidInput, "%s is %d; give a positive number of lines, or leave it out for up to %d", param("limit"), in.Limit, stateOf(env).Limits.ReadLines)
+				return in, toolErr(InvalidInput, "%s is %d; give a positive number of lines, or leave it out for up to %d", param("limit"), in.Limit, stateOf(env).Limits.ReadLines)
 			}
-			return nil
+			return in, nil
 		},
 	}, runRead)
 }

@@ -35,14 +35,14 @@ func TaskKill() tool.Tool {
 		Description: taskKillDescription,
 		Destructive: true,
 		Idempotent:  true,
-		Validate: func(_ context.Context, env *tool.Env, in TaskKillInput) error {
+		Validate: func(_ context.Context, env *tool.Env, in TaskKillInput) (TaskKillInput, error) {
 			if strings.TrimSpace(in.TaskID) == "" {
-				return toolErr(InvalidInput, "%s is empty; give the id that %s returned for a background command", param("task_id"), tool.ToolName("bash"))
+				return in, toolErr(InvalidInput, "%s is empty; give the id that %s returned for a background command", param("task_id"), tool.ToolName("bash"))
 			}
 			if stateOf(env).StartJobs == nil {
-				return toolErr(BashTaskNotFound, "no background task %q: this session has no shell", in.TaskID)
+				return in, toolErr(BashTaskNotFound, "no background task %q: this session has no shell", in.TaskID)
 			}
-			return nil
+			return in, nil
 		},
 	}, func(ctx context.Context, env *tool.Env, in TaskKillInput) (*TaskKillOutput, error) {
 		st := stateOf(env)

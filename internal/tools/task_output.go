@@ -45,18 +45,18 @@ func TaskOutput() tool.Tool {
 		Title:       "Read a background task's output",
 		Description: taskOutputDescription,
 		ReadOnly:    true,
-		Validate: func(_ context.Context, env *tool.Env, in TaskOutputInput) error {
+		Validate: func(_ context.Context, env *tool.Env, in TaskOutputInput) (TaskOutputInput, error) {
 			st := stateOf(env)
 			if strings.TrimSpace(in.TaskID) == "" {
-				return toolErr(InvalidInput, "%s is empty; give the id that %s returned for a background command", param("task_id"), tool.ToolName("bash"))
+				return in, toolErr(InvalidInput, "%s is empty; give the id that %s returned for a background command", param("task_id"), tool.ToolName("bash"))
 			}
 			if in.Timeout < 0 || time.Duration(in.Timeout)*time.Millisecond > st.Limits.BashMaxTimeout {
-				return toolErr(InvalidInput, "%s %d ms is out of range; give 0 to %d milliseconds", param("timeout"), in.Timeout, st.Limits.BashMaxTimeout.Milliseconds())
+				return in, toolErr(InvalidInput, "%s %d ms is out of range; give 0 to %d milliseconds", param("timeout"), in.Timeout, st.Limits.BashMaxTimeout.Milliseconds())
 			}
 			if st.StartJobs == nil {
-				return toolErr(BashTaskNotFound, "no background task %q: this session has no shell", in.TaskID)
+				return in, toolErr(BashTaskNotFound, "no background task %q: this session has no shell", in.TaskID)
 			}
-			return nil
+			return in, nil
 		},
 	}, runTaskOutput)
 }

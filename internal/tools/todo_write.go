@@ -66,23 +66,23 @@ func TodoWrite() tool.Tool {
 		Title:       "Update the task list",
 		Description: todoWriteDescription,
 		Idempotent:  true,
-		Validate: func(_ context.Context, _ *tool.Env, in TodoWriteInput) error {
+		Validate: func(_ context.Context, _ *tool.Env, in TodoWriteInput) (TodoWriteInput, error) {
 			inProgress := 0
 			for i, t := range in.Todos {
 				if strings.TrimSpace(t.Content) == "" {
-					return toolErr(InvalidInput, "%s is empty; give each task a short imperative title", param(fmt.Sprintf("todos[%d].content", i)))
+					return in, toolErr(InvalidInput, "%s is empty; give each task a short imperative title", param(fmt.Sprintf("todos[%d].content", i)))
 				}
 				if !contains(todoStatuses, t.Status) {
-					return toolErr(InvalidInput, "%s %q is not valid; use one of %s", param(fmt.Sprintf("todos[%d].status", i)), t.Status, strings.Join(todoStatuses, ", ")).With("status", t.Status)
+					return in, toolErr(InvalidInput, "%s %q is not valid; use one of %s", param(fmt.Sprintf("todos[%d].status", i)), t.Status, strings.Join(todoStatuses, ", ")).With("status", t.Status)
 				}
 				if t.Status == "in_progress" {
 					inProgress++
 				}
 			}
 			if inProgress > 1 {
-				return toolErr(InvalidInput, "%d tasks are in_progress; exactly one task should be in_progress at a time — mark the others pending or completed", inProgress)
+				return in, toolErr(InvalidInput, "%d tasks are in_progress; exactly one task should be in_progress at a time — mark the others pending or completed", inProgress)
 			}
-			return nil
+			return in, nil
 		},
 	}, func(_ context.Context, env *tool.Env, in TodoWriteInput) (*TodoWriteOutput, error) {
 		st := stateOf(env)

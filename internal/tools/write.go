@@ -42,11 +42,11 @@ func Write() tool.Tool {
 		Title:       "Write a file",
 		Description: writeDescription,
 		Destructive: true,
-		Validate: func(_ context.Context, env *tool.Env, in WriteInput) error {
+		Validate: func(_ context.Context, env *tool.Env, in WriteInput) (WriteInput, error) {
 			if limit := stateOf(env).Limits.MaxFileSize; int64(len(in.Content)) > limit {
-				return toolErr(FileTooLarge, "%s is %d bytes, over the %d-byte limit; write a smaller file, or build it in parts with edits", param("content"), len(in.Content), limit).With("path", in.Path)
+				return in, toolErr(FileTooLarge, "%s is %d bytes, over the %d-byte limit; write a smaller file, or build it in parts with edits", param("content"), len(in.Content), limit).With("path", in.Path)
 			}
-			return nil
+			return in, nil
 		},
 	}, runWrite)
 }
