@@ -202,10 +202,19 @@ func (t *typed[In, Out]) stage(ctx context.Context, env *Env, in any, f func(con
 		return nil, Errorf(InternalError, "%s: input of type %T, want %s", t.info.Name, in, reflect.TypeFor[In]())
 	}
 	v, err := f(ctx, env, v)
-	if err != nil {
+	if isErr(err) {
 		return nil, err
 	}
 	return v, nil
+}
+
+// isErr reports whether err is an error, taking a nil *Error returned as an
+// error interface for none.
+func isErr(err error) bool {
+	if te, ok := err.(*Error); ok {
+		return te != nil
+	}
+	return err != nil
 }
 
 func (t *typed[In, Out]) Run(ctx context.Context, env *Env, in any) (any, error) {
@@ -214,7 +223,7 @@ func (t *typed[In, Out]) Run(ctx context.Context, env *Env, in any) (any, error)
 		return nil, Errorf(InternalError, "%s: input of type %T, want %s", t.info.Name, in, reflect.TypeFor[In]())
 	}
 	out, err := t.run(ctx, env, v)
-	if err != nil {
+	if isErr(err) {
 		return nil, err
 	}
 	return out, nil

@@ -27,6 +27,7 @@ type BashInput struct {
 	// DangerouslyDisableSandbox asks to run without confinement; honoured
 	// only when the server allows it.
 	DangerouslyDisableSandbox bool `json:"dangerously_disable_sandbox,omitzero" jsonschema:"run without the write confinement (only if the server allows it)"`
+	resolved
 }
 
 // BashOutput is what the bash tool returns.
@@ -72,7 +73,18 @@ func Bash(lim Limits) tool.Tool {
 			return !in.RunInBackground && in.Directory == "" && jobs.IsReadOnly(in.Command)
 		},
 		MaxResultChars: lim.BashOutputChars + 10000,
-		Validate:       validateBash,
+		Resolve: func(_ context.Context, env *tool.Env, in BashInput) (BashInput, error) {
+			if in.Directory == "" {
+				return in, nil
+			}
+			p, terr := resolve(stateOf(env), in.Directory)
+			if terr != nil {
+				return in, terr
+			}
+			in.at = p
+			return in, nil
+		},
+		Validate: validateBash,
 	}, runBash)
 }
 
@@ -106,10 +118,7 @@ func runBash(ctx context.Context, env *tool.Env, in BashInput) (*BashOutput, err
 	}
 	opts := jobs.Options{Unconfined: in.DangerouslyDisableSandbox}
 	if in.Directory != "" {
-		p, terr := resolve(st, in.Directory)
-		if terr != nil {
-			return nil, terr
-		}
+		p := in.at
 		if !p.Exists {
 			return nil, toolErr(PathNotFound, "directory %s does not exist", p.Abs).With("path", p.Abs)
 		}

@@ -24,6 +24,9 @@ type EditInput struct {
 	// ExpectedReplacements, when positive, is the number of occurrences the
 	// caller expects; all of them are replaced.
 	ExpectedReplacements int `json:"expected_replacements,omitzero" jsonschema:"the number of occurrences of old_str you expect; the edit fails unless it occurs exactly that many times, and then replaces them all"`
+	resolved
+	// file is the text file as validation loaded it.
+	file *textFile
 }
 
 // EditOutput is what the edit and multi-edit tools return.
@@ -64,10 +67,23 @@ func Edit() tool.Tool {
 		Title:       "Edit a file by exact string replacement",
 		Description: editDescription,
 		Destructive: true,
-		Validate: func(_ context.Context, _ *tool.Env, in EditInput) (EditInput, error) {
+		Resolve: func(_ context.Context, env *tool.Env, in EditInput) (EditInput, error) {
+			p, terr := resolveTarget(stateOf(env), in.Path)
+			if terr != nil {
+				return in, terr
+			}
+			in.at = p
+			return in, nil
+		},
+		Validate: func(_ context.Context, env *tool.Env, in EditInput) (EditInput, error) {
 			if err := checkEdit(in.Path, textedit.Edit{Old: in.OldStr, New: in.NewStr, ReplaceAll: in.ReplaceAll, Expected: in.ExpectedReplacements}, ""); err != nil {
 				return in, err
 			}
+			f, terr := loadText(stateOf(env), in.at)
+			if terr != nil {
+				return in, terr
+			}
+			in.file = f
 			return in, nil
 		},
 	}, runEdit)
@@ -75,7 +91,7 @@ func Edit() tool.Tool {
 
 func runEdit(_ context.Context, env *tool.Env, in EditInput) (*EditOutput, error) {
 	st := stateOf(env)
-	f, terr := loadText(st, in.Path)
+	f, terr := in.file.current(st)
 	if terr != nil {
 		return nil, terr
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hands-dev/hands/internal/glob"
+	"github.com/hands-dev/hands/internal/sandbox"
 	"github.com/hands-dev/hands/internal/search"
 	"github.com/hands-dev/hands/tool"
 )
@@ -24,6 +25,7 @@ type GlobInput struct {
 	CaseSensitive *bool `json:"case_sensitive,omitempty" jsonschema:"match case exactly; default true"`
 	// RespectGitIgnore defaults to true.
 	RespectGitIgnore *bool `json:"respect_git_ignore,omitempty" jsonschema:"leave out what .gitignore and .ignore exclude; default true"`
+	resolved
 }
 
 // GlobOutput is what the glob tool returns.
@@ -48,6 +50,14 @@ func Glob(lim Limits) tool.Tool {
 		ReadOnly:       true,
 		Idempotent:     true,
 		MaxResultChars: lim.GlobChars + 2000,
+		Resolve: func(_ context.Context, env *tool.Env, in GlobInput) (GlobInput, error) {
+			p, terr := searchDir(stateOf(env), in.Path, false)
+			if terr != nil {
+				return in, terr
+			}
+			in.at = p
+			return in, nil
+		},
 		Validate: func(_ context.Context, _ *tool.Env, in GlobInput) (GlobInput, error) {
 			if strings.TrimSpace(in.Pattern) == "" {
 				return in, toolErr(InvalidInput, "%s is empty; give a glob such as **/*.go", param("pattern"))
@@ -75,30 +85,27 @@ func globReason(err error) string {
 
 // searchDir resolves the directory (or file, when files are allowed) a
 // search starts from.
-func searchDir(st *State, path string, allowFile bool) (string, error) {
+func searchDir(st *State, path string, allowFile bool) (sandbox.Path, *tool.Error) {
 	if path == "" {
 		path = "."
 	}
 	p, terr := resolve(st, path)
 	if terr != nil {
-		return "", terr
+		return p, terr
 	}
 	fi, err := st.FS.Stat(p)
 	if err != nil {
-		return "", fsErr(err, "stat", p.Abs)
+		return p, fsErr(err, "stat", p.Abs)
 	}
 	if !fi.IsDir() && !allowFile {
-		return "", toolErr(InvalidInput, "%s %s is a file, not a directory; give the directory to search", param("path"), p.Abs).With("path", p.Abs)
+		return p, toolErr(InvalidInput, "%s %s is a file, not a directory; give the directory to search", param("path"), p.Abs).With("path", p.Abs)
 	}
-	return p.Abs, nil
+	return p, nil
 }
 
 func runGlob(ctx context.Context, env *tool.Env, in GlobInput) (*GlobOutput, error) {
 	st := stateOf(env)
-	dir, err := searchDir(st, in.Path, false)
-	if err != nil {
-		return nil, err
-	}
+	dir := in.at.Abs
 	typ := search.Files
 	if in.Type == "dir" {
 		typ = search.Dirs

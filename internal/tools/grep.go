@@ -36,6 +36,7 @@ type GrepInput struct {
 	Multiline   bool  `json:"multiline,omitzero" jsonschema:"let . match newlines and patterns span lines"`
 	HeadLimit   int   `json:"head_limit,omitzero" jsonschema:"show only the first N lines of output"`
 	Offset      int   `json:"offset,omitzero" jsonschema:"skip the first N lines of output"`
+	resolved
 }
 
 // GrepOutput is what the grep tool returns.
@@ -86,7 +87,15 @@ func Grep(lim Limits) tool.Tool {
 		ReadOnly:       true,
 		Idempotent:     true,
 		MaxResultChars: lim.GrepChars + 2000,
-		Validate:       validateGrep,
+		Resolve: func(_ context.Context, env *tool.Env, in GrepInput) (GrepInput, error) {
+			p, terr := searchDir(stateOf(env), in.Path, true)
+			if terr != nil {
+				return in, terr
+			}
+			in.at = p
+			return in, nil
+		},
+		Validate: validateGrep,
 	}, runGrep)
 }
 
@@ -152,10 +161,7 @@ func splitGlobs(s string) []string {
 
 func runGrep(ctx context.Context, env *tool.Env, in GrepInput) (*GrepOutput, error) {
 	st := stateOf(env)
-	path, err := searchDir(st, in.Path, true)
-	if err != nil {
-		return nil, err
-	}
+	path := in.at.Abs
 	m, err := match.Compile(in.Pattern, match.Options{IgnoreCase: in.IgnoreCase, Multiline: in.Multiline})
 	if err != nil {
 		var me *match.Error

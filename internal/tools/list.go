@@ -24,6 +24,7 @@ type ListInput struct {
 	// RespectGitIgnore, nil meaning true, leaves out what .gitignore files
 	// ignore.
 	RespectGitIgnore *bool `json:"respect_git_ignore,omitempty" jsonschema:"leave out entries that .gitignore files ignore (and .git itself); default true"`
+	resolved
 }
 
 // ListEntry is one entry of a directory listing.
@@ -58,6 +59,14 @@ func List() tool.Tool {
 		Description: listDescription,
 		ReadOnly:    true,
 		Idempotent:  true,
+		Resolve: func(_ context.Context, env *tool.Env, in ListInput) (ListInput, error) {
+			p, terr := resolve(stateOf(env), in.Path)
+			if terr != nil {
+				return in, terr
+			}
+			in.at = p
+			return in, nil
+		},
 		Validate: func(_ context.Context, _ *tool.Env, in ListInput) (ListInput, error) {
 			_, err := compileIgnore(in.Ignore)
 			return in, err
@@ -87,10 +96,7 @@ func compileIgnore(pats []string) ([]*glob.Glob, error) {
 
 func runList(ctx context.Context, env *tool.Env, in ListInput) (*ListOutput, error) {
 	st := stateOf(env)
-	p, terr := resolve(st, in.Path)
-	if terr != nil {
-		return nil, terr
-	}
+	p := in.at
 	globs, err := compileIgnore(in.Ignore)
 	if err != nil {
 		return nil, err

@@ -17,6 +17,9 @@ var multiEditDescription string
 type MultiEditInput struct {
 	Path  string     `json:"path" jsonschema:"the file to edit: absolute, or relative to the working directory"`
 	Edits []EditItem `json:"edits" jsonschema:"the edits, applied in order, each to the text the earlier ones produced; all succeed or none is applied"`
+	resolved
+	// file is the text file as validation loaded it.
+	file *textFile
 }
 
 // EditItem is one edit of a multi-edit.
@@ -33,6 +36,14 @@ func MultiEdit() tool.Tool {
 		Title:       "Make several edits to one file",
 		Description: multiEditDescription,
 		Destructive: true,
+		Resolve: func(_ context.Context, env *tool.Env, in MultiEditInput) (MultiEditInput, error) {
+			p, terr := resolveTarget(stateOf(env), in.Path)
+			if terr != nil {
+				return in, terr
+			}
+			in.at = p
+			return in, nil
+		},
 		Validate: func(_ context.Context, env *tool.Env, in MultiEditInput) (MultiEditInput, error) {
 			switch {
 			case len(in.Edits) == 0:
@@ -45,6 +56,11 @@ func MultiEdit() tool.Tool {
 					return in, err
 				}
 			}
+			f, terr := loadText(stateOf(env), in.at)
+			if terr != nil {
+				return in, terr
+			}
+			in.file = f
 			return in, nil
 		},
 	}, runMultiEdit)
@@ -56,7 +72,7 @@ func (e EditItem) edit() textedit.Edit {
 
 func runMultiEdit(_ context.Context, env *tool.Env, in MultiEditInput) (*EditOutput, error) {
 	st := stateOf(env)
-	f, terr := loadText(st, in.Path)
+	f, terr := in.file.current(st)
 	if terr != nil {
 		return nil, terr
 	}

@@ -26,6 +26,7 @@ type NotebookEditInput struct {
 	NewSource string `json:"new_source" jsonschema:"the new source of the cell (replace, insert); ignored by delete"`
 	CellType  string `json:"cell_type,omitempty" jsonschema:"code or markdown (or raw); required by insert, and for replace changes the cell's type (default: keep it)"`
 	EditMode  string `json:"edit_mode,omitempty" jsonschema:"replace (default), insert or delete"`
+	resolved
 }
 
 // NotebookEditOutput is what the notebook-edit tool returns.
@@ -51,6 +52,14 @@ func NotebookEdit() tool.Tool {
 		Title:       "Edit a Jupyter notebook cell",
 		Description: notebookEditDescription,
 		Destructive: true,
+		Resolve: func(_ context.Context, env *tool.Env, in NotebookEditInput) (NotebookEditInput, error) {
+			p, terr := resolveTarget(stateOf(env), in.Path)
+			if terr != nil {
+				return in, terr
+			}
+			in.at = p
+			return in, nil
+		},
 		Validate: func(_ context.Context, _ *tool.Env, in NotebookEditInput) (NotebookEditInput, error) {
 			if _, err := notebookEdit(in); err != nil {
 				return in, err
@@ -102,10 +111,7 @@ func runNotebookEdit(_ context.Context, env *tool.Env, in NotebookEditInput) (*N
 	if terr != nil {
 		return nil, terr
 	}
-	p, terr := resolveTarget(st, in.Path)
-	if terr != nil {
-		return nil, terr
-	}
+	p := in.at
 	if !strings.EqualFold(filepath.Ext(p.Abs), ".ipynb") {
 		return nil, toolErr(InvalidInput, "%s is not a Jupyter notebook (.ipynb); edit other files with the edit tool", p.Abs).With("path", p.Abs)
 	}

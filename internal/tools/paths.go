@@ -8,6 +8,19 @@ import (
 	"github.com/hands-dev/hands/tool"
 )
 
+// resolved is a path argument settled in the resolve stage. Embedded in an
+// input, it carries the confined path to the later stages and reports it to
+// permission rules and hooks (tool.Pather).
+type resolved struct{ at sandbox.Path }
+
+// Paths returns the resolved absolute path once the resolve stage ran.
+func (r resolved) Paths() []string {
+	if r.at.Abs == "" {
+		return nil
+	}
+	return []string{r.at.Abs}
+}
+
 // resolve turns a path argument into a confined path, or a coded error.
 func resolve(st *State, p string) (sandbox.Path, *tool.Error) {
 	if strings.TrimSpace(p) == "" {

@@ -28,6 +28,7 @@ type ReadInput struct {
 	Path   string `json:"path" jsonschema:"the file or directory to read: absolute, or relative to the working directory"`
 	Offset int    `json:"offset,omitzero" jsonschema:"the 1-based line number to start reading from; default 1"`
 	Limit  int    `json:"limit,omitzero" jsonschema:"how many lines to read; default {{.ReadLines}}"`
+	resolved
 }
 
 // ReadOutput is what the read tool returns.
@@ -70,6 +71,14 @@ func Read(lim Limits) tool.Tool {
 		ReadOnly:       true,
 		Idempotent:     true,
 		MaxResultChars: lim.ReadChars,
+		Resolve: func(_ context.Context, env *tool.Env, in ReadInput) (ReadInput, error) {
+			p, terr := resolve(stateOf(env), in.Path)
+			if terr != nil {
+				return in, terr
+			}
+			in.at = p
+			return in, nil
+		},
 		Validate: func(_ context.Context, env *tool.Env, in ReadInput) (ReadInput, error) {
 			if in.Offset < 0 {
 				return in, toolErr(InvalidInput, "%s is %d; give a 1-based line number (1 or more), or leave it out to start at line 1", param("offset"), in.Offset)
@@ -84,10 +93,7 @@ func Read(lim Limits) tool.Tool {
 
 func runRead(ctx context.Context, env *tool.Env, in ReadInput) (*ReadOutput, error) {
 	st := stateOf(env)
-	p, terr := resolve(st, in.Path)
-	if terr != nil {
-		return nil, terr
-	}
+	p := in.at
 	fi, err := st.FS.Stat(p)
 	if err != nil {
 		return nil, fsErr(err, "stat", p.Abs)

@@ -17,6 +17,9 @@ var writeDescription string
 type WriteInput struct {
 	Path    string `json:"path" jsonschema:"the file to write: absolute, or relative to the working directory; missing parent directories are created"`
 	Content string `json:"content" jsonschema:"the whole new content of the file"`
+	resolved
+	// prior is the existing file as validation saw it.
+	prior *prior
 }
 
 // WriteOutput is what the write tool returns.
@@ -42,10 +45,33 @@ func Write() tool.Tool {
 		Title:       "Write a file",
 		Description: writeDescription,
 		Destructive: true,
+		Resolve: func(_ context.Context, env *tool.Env, in WriteInput) (WriteInput, error) {
+			p, terr := resolveTarget(stateOf(env), in.Path)
+			if terr != nil {
+				return in, terr
+			}
+			in.at = p
+			return in, nil
+		},
 		Validate: func(_ context.Context, env *tool.Env, in WriteInput) (WriteInput, error) {
-			if limit := stateOf(env).Limits.MaxFileSize; int64(len(in.Content)) > limit {
+			st := stateOf(env)
+			if limit := st.Limits.MaxFileSize; int64(len(in.Content)) > limit {
 				return in, toolErr(FileTooLarge, "%s is %d bytes, over the %d-byte limit; write a smaller file, or build it in parts with edits", param("content"), len(in.Content), limit).With("path", in.Path)
 			}
+			// Read before write: an existing file must have been read and
+			// be unchanged since.
+			fi, terr := statTarget(st, in.at)
+			if terr != nil {
+				return in, terr
+			}
+			if fi == nil {
+				return in, nil
+			}
+			old, terr := checkFresh(st, in.at, fi, nil, "overwrite")
+			if terr != nil {
+				return in, terr
+			}
+			in.prior = &prior{fi: fi, data: old}
 			return in, nil
 		},
 	}, runWrite)
@@ -53,10 +79,7 @@ func Write() tool.Tool {
 
 func runWrite(_ context.Context, env *tool.Env, in WriteInput) (*WriteOutput, error) {
 	st := stateOf(env)
-	p, terr := resolveTarget(st, in.Path)
-	if terr != nil {
-		return nil, terr
-	}
+	p := in.at
 	fi, terr := statTarget(st, p)
 	if terr != nil {
 		return nil, terr
@@ -65,8 +88,11 @@ func runWrite(_ context.Context, env *tool.Env, in WriteInput) (*WriteOutput, er
 	out := &WriteOutput{Path: p.Abs, Action: "created", Lines: len(splitLines(in.Content))}
 	if fi != nil {
 		out.Action = "overwrote"
-		old, terr := checkFresh(st, p, fi, nil, "overwrite")
-		if terr != nil {
+		var old []byte
+		if in.prior != nil && sameFile(in.prior.fi, fi) {
+			old = in.prior.data
+		} else if old, terr = checkFresh(st, p, fi, nil, "overwrite"); terr != nil {
+			// The file appeared or changed after validation.
 			return nil, terr
 		}
 		if old == nil && st.Behavior.WriteWithoutRead && fi.Size() <= st.Limits.MaxFileSize {

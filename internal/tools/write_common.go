@@ -152,18 +152,42 @@ func readSized(f *os.File) ([]byte, error) {
 // encode it back.
 type textFile struct {
 	p    sandbox.Path
+	fi   os.FileInfo
 	text string
 	enc  textedit.Encoding
+}
+
+// current returns f if the file on disk is still the one validation
+// loaded, else loads it again, with every check, so that nothing that
+// changed between validation and execution (a hook ran, time passed) is
+// overwritten.
+func (f *textFile) current(st *State) (*textFile, *tool.Error) {
+	if f == nil {
+		return nil, toolErr(InternalError, "the file to edit was not loaded by validation")
+	}
+	if fi, err := st.FS.Stat(f.p); err == nil && sameFile(f.fi, fi) {
+		return f, nil
+	}
+	return loadText(st, f.p)
+}
+
+// prior is an existing file as validation saw it before a write: its
+// metadata, and its content when the freshness check read it.
+type prior struct {
+	fi   os.FileInfo
+	data []byte
+}
+
+// sameFile reports whether b is still the file a was: same size and
+// modification time (and inode, where the platform has one).
+func sameFile(a, b os.FileInfo) bool {
+	return a.Size() == b.Size() && a.ModTime().Equal(b.ModTime()) && os.SameFile(a, b)
 }
 
 // loadText loads the existing text file at path for an edit: inside the
 // roots, within the size limit, read by this session and unchanged since,
 // and text rather than binary.
-func loadText(st *State, path string) (*textFile, *tool.Error) {
-	p, terr := resolveTarget(st, path)
-	if terr != nil {
-		return nil, terr
-	}
+func loadText(st *State, p sandbox.Path) (*textFile, *tool.Error) {
 	fi, terr := statTarget(st, p)
 	if terr != nil {
 		return nil, terr
@@ -185,7 +209,7 @@ func loadText(st *State, path string) (*textFile, *tool.Error) {
 	if err != nil {
 		return nil, toolErr(BinaryFile, "%s is a binary file (%d bytes) and cannot be edited as text", p.Abs, len(data)).With("path", p.Abs)
 	}
-	return &textFile{p: p, text: text, enc: enc}, nil
+	return &textFile{p: p, fi: fi, text: text, enc: enc}, nil
 }
 
 // encode turns the edited text back into the file's encoding.
