@@ -1,6 +1,7 @@
 package hands_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hands-dev/hands"
+	"github.com/hands-dev/hands/tool"
 )
 
 func optionsSession(t *testing.T, opts hands.Options) (*hands.Session, string) {
@@ -74,5 +76,61 @@ func TestLimitsReachTheTools(t *testing.T) {
 	}
 	if _, err := hands.New(hands.Options{Roots: []string{root}, Limits: hands.Limits{BashTimeout: time.Hour}}); err == nil {
 		t.Error("a bash timeout over the maximum was accepted")
+	}
+}
+
+// TestPolicySeesResolvedPaths checks that the permissions stage gets the
+// input with its path resolved against the working directory and roots.
+func TestPolicySeesResolvedPaths(t *testing.T) {
+	var seen []string
+	policy := tool.PolicyFunc(func(_ context.Context, _ tool.Info, _ tool.Call, in any) (tool.Decision, string) {
+		if p, ok := in.(tool.Pather); ok {
+			seen = append(seen, p.Paths()...)
+		}
+		return tool.Allow, ""
+	})
+	sess, root := optionsSession(t, hands.Options{Policy: policy})
+	os.MkdirAll(filepath.Join(root, "sub"), 0o755)
+	os.WriteFile(filepath.Join(root, "sub", "a.txt"), []byte("x\n"), 0o644)
+	os.Symlink("sub/a.txt", filepath.Join(root, "link"))
+	call(sess, "view", `{"path":"link"}`)
+	call(sess, "grep", `{"pattern":"x","path":"sub"}`)
+	call(sess, "create_file", `{"path":"new/b.txt","content":"y"}`)
+	real, _ := filepath.EvalSymlinks(root)
+	want := []string{real + "/sub/a.txt", real + "/sub", real + "/new/b.txt"}
+	if strings.Join(seen, ",") != strings.Join(want, ",") {
+		t.Errorf("policy saw %v, want %v", seen, want)
+	}
+}
+
+// TestChangeAfterValidationIsCaught changes a file between the validation
+// stage (which checked that the session read it) and execution, from a
+// PreToolUse hook: the edit must notice and refuse, losing nothing.
+func TestChangeAfterValidationIsCaught(t *testing.T) {
+	var root string
+	hook := func(_ context.Context, _ *tool.Env, _ tool.Info, c tool.Call) tool.HookDecision {
+		if c.Name != "view" {
+			os.WriteFile(filepath.Join(root, "a.txt"), []byte("hello, changed by someone else\n"), 0o644)
+			os.WriteFile(filepath.Join(root, "b.txt"), []byte("changed\n"), 0o644)
+		}
+		return tool.HookDecision{}
+	}
+	sess, r := optionsSession(t, hands.Options{Hooks: tool.Hooks{PreToolUse: []tool.PreToolUse{hook}}})
+	root = r
+	os.WriteFile(filepath.Join(root, "a.txt"), []byte("hello\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "b.txt"), []byte("hello\n"), 0o644)
+	call(sess, "view", `{"path":"a.txt"}`)
+	call(sess, "view", `{"path":"b.txt"}`)
+	if res := call(sess, "str_replace", `{"path":"a.txt","old_str":"hello","new_str":"bye"}`); res.Code != hands.FileChanged {
+		t.Errorf("edit after a change: %s %s", res.Code, res.TextOf())
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(b) != "hello, changed by someone else\n" {
+		t.Errorf("the other change was lost: %q", b)
+	}
+	if res := call(sess, "create_file", `{"path":"b.txt","content":"mine"}`); res.Code != hands.FileChanged {
+		t.Errorf("overwrite after a change: %s %s", res.Code, res.TextOf())
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "b.txt")); string(b) != "changed\n" {
+		t.Errorf("the other change was lost: %q", b)
 	}
 }

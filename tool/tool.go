@@ -228,3 +228,10 @@ func (t *typed[In, Out]) Run(ctx context.Context, env *Env, in any) (any, error)
 	}
 	return out, nil
 }
+
+// Pather is implemented by the inputs of tools that name files: once the
+// resolve stage ran, Paths returns those files as absolute paths inside the
+// roots, symbolic links followed, for permission rules and hooks to match.
+type Pather interface {
+	Paths() []string
+}

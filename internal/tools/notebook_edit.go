@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hands-dev/hands/internal/notebook"
+	"github.com/hands-dev/hands/internal/sandbox"
 	"github.com/hands-dev/hands/tool"
 )
 
@@ -27,6 +28,8 @@ type NotebookEditInput struct {
 	CellType  string `json:"cell_type,omitempty" jsonschema:"code or markdown (or raw); required by insert, and for replace changes the cell's type (default: keep it)"`
 	EditMode  string `json:"edit_mode,omitempty" jsonschema:"replace (default), insert or delete"`
 	resolved
+	// prior is the notebook as validation loaded it.
+	prior *prior
 }
 
 // NotebookEditOutput is what the notebook-edit tool returns.
@@ -60,13 +63,45 @@ func NotebookEdit() tool.Tool {
 			in.at = p
 			return in, nil
 		},
-		Validate: func(_ context.Context, _ *tool.Env, in NotebookEditInput) (NotebookEditInput, error) {
+		Validate: func(_ context.Context, env *tool.Env, in NotebookEditInput) (NotebookEditInput, error) {
 			if _, err := notebookEdit(in); err != nil {
 				return in, err
 			}
+			pr, terr := loadNotebook(stateOf(env), in.at)
+			if terr != nil {
+				return in, terr
+			}
+			in.prior = pr
 			return in, nil
 		},
 	}, runNotebookEdit)
+}
+
+// loadNotebook loads the notebook at p for an edit: a .ipynb file inside
+// the roots, within the size limit, read by this session and unchanged
+// since.
+func loadNotebook(st *State, p sandbox.Path) (*prior, *tool.Error) {
+	if !strings.EqualFold(filepath.Ext(p.Abs), ".ipynb") {
+		return nil, toolErr(InvalidInput, "%s is not a Jupyter notebook (.ipynb); edit other files with the edit tool", p.Abs).With("path", p.Abs)
+	}
+	fi, terr := statTarget(st, p)
+	if terr != nil {
+		return nil, terr
+	}
+	if fi == nil {
+		return nil, toolErr(PathNotFound, "%s does not exist; check the path (to create a notebook, write its JSON whole)", p.Abs).With("path", p.Abs)
+	}
+	if fi.Size() > st.Limits.MaxFileSize {
+		return nil, toolErr(FileTooLarge, "%s is %d bytes, over the %d-byte limit for edits", p.Abs, fi.Size(), st.Limits.MaxFileSize).With("path", p.Abs)
+	}
+	data, terr := readFile(st, p)
+	if terr != nil {
+		return nil, terr
+	}
+	if _, terr := checkFresh(st, p, fi, data, "edit"); terr != nil {
+		return nil, terr
+	}
+	return &prior{fi: fi, data: data}, nil
 }
 
 // notebookEdit checks the input and turns it into a notebook.Edit.
@@ -112,27 +147,14 @@ func runNotebookEdit(_ context.Context, env *tool.Env, in NotebookEditInput) (*N
 		return nil, terr
 	}
 	p := in.at
-	if !strings.EqualFold(filepath.Ext(p.Abs), ".ipynb") {
-		return nil, toolErr(InvalidInput, "%s is not a Jupyter notebook (.ipynb); edit other files with the edit tool", p.Abs).With("path", p.Abs)
+	pr := in.prior
+	if fi, err := st.FS.Stat(p); pr == nil || err != nil || !sameFile(pr.fi, fi) {
+		// Changed since validation: load and check it again.
+		if pr, terr = loadNotebook(st, p); terr != nil {
+			return nil, terr
+		}
 	}
-	fi, terr := statTarget(st, p)
-	if terr != nil {
-		return nil, terr
-	}
-	if fi == nil {
-		return nil, toolErr(PathNotFound, "%s does not exist; check the path (to create a notebook, write its JSON whole)", p.Abs).With("path", p.Abs)
-	}
-	if fi.Size() > st.Limits.MaxFileSize {
-		return nil, toolErr(FileTooLarge, "%s is %d bytes, over the %d-byte limit for edits", p.Abs, fi.Size(), st.Limits.MaxFileSize).With("path", p.Abs)
-	}
-	data, terr := readFile(st, p)
-	if terr != nil {
-		return nil, terr
-	}
-	if _, terr := checkFresh(st, p, fi, data, "edit"); terr != nil {
-		return nil, terr
-	}
-	out, res, err := notebook.Apply(data, e)
+	out, res, err := notebook.Apply(pr.data, e)
 	if err != nil {
 		return nil, notebookErr(p.Abs, err)
 	}
