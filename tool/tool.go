@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -76,6 +77,10 @@ type Spec[In any] struct {
 	Validate func(ctx context.Context, env *Env, in In) (In, error)
 	// MaxResultChars bounds the text shown to the model; 0 is the default.
 	MaxResultChars int
+	// Enums lists the values a string parameter may take, by parameter
+	// path ("output_mode", or "todos[].status" for a field of an array's
+	// elements), so that the schema shows the closed set.
+	Enums map[string][]string
 }
 
 var validName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
@@ -109,9 +114,21 @@ func New[In, Out any](spec Spec[In], run func(ctx context.Context, env *Env, in 
 	if in.Type != "object" {
 		panic(fmt.Sprintf("tool %s: input must be a struct, not %s", spec.Name, reflect.TypeFor[In]()))
 	}
+	plainTypes(in)
 	valid, err := newValidator(spec.Name, mustJSON(in))
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: input schema: %v", spec.Name, err))
+	}
+	// Enums show the closed sets in the schema; the tool's own validation
+	// refuses other values with its own code and message.
+	for path, values := range spec.Enums {
+		p := property(in, path)
+		if p == nil || p.Type != "string" {
+			panic(fmt.Sprintf("tool %s: enum for %q, which is not a string parameter", spec.Name, path))
+		}
+		for _, v := range values {
+			p.Enum = append(p.Enum, v)
+		}
 	}
 	// A pointer output is never nil on success: its schema is its element's,
 	// and MCP requires an object.
@@ -234,4 +251,34 @@ func (t *typed[In, Out]) Run(ctx context.Context, env *Env, in any) (any, error)
 // roots, symbolic links followed, for permission rules and hooks to match.
 type Pather interface {
 	Paths() []string
+}
+
+// plainTypes gives every optional parameter its plain type: Go pointers and
+// slices infer as ["null", T], which some clients then send as strings;
+// optional means "not required", and a null sent for it counts as absent.
+func plainTypes(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if len(s.Types) == 2 && s.Types[0] == "null" {
+		s.Type, s.Types = s.Types[1], nil
+	}
+	for _, p := range s.Properties {
+		plainTypes(p)
+	}
+	plainTypes(s.Items)
+}
+
+// property returns the schema of the parameter at path ("a", "a[].b").
+func property(s *jsonschema.Schema, path string) *jsonschema.Schema {
+	for _, seg := range strings.Split(path, ".") {
+		name, items := strings.CutSuffix(seg, "[]")
+		if s = s.Properties[name]; s == nil {
+			return nil
+		}
+		if items {
+			s = s.Items
+		}
+	}
+	return s
 }

@@ -45,6 +45,7 @@ type GlobOutput struct {
 func Glob(lim Limits) tool.Tool {
 	return tool.New(tool.Spec[GlobInput]{
 		Name:           "glob",
+		Enums:          map[string][]string{"type": {"file", "dir"}},
 		Title:          "Find files by pattern",
 		Description:    globDescription,
 		ReadOnly:       true,

@@ -82,6 +82,7 @@ type GrepLine struct {
 func Grep(lim Limits) tool.Tool {
 	return tool.New(tool.Spec[GrepInput]{
 		Name:           "grep",
+		Enums:          map[string][]string{"output_mode": grepModes},
 		Title:          "Search file contents",
 		Description:    grepDescription,
 		ReadOnly:       true,

@@ -52,6 +52,7 @@ type NotebookEditOutput struct {
 func NotebookEdit() tool.Tool {
 	return tool.New(tool.Spec[NotebookEditInput]{
 		Name:        "notebook_edit",
+		Enums:       map[string][]string{"edit_mode": {"replace", "insert", "delete"}, "cell_type": {"code", "markdown", "raw"}},
 		Title:       "Edit a Jupyter notebook cell",
 		Description: notebookEditDescription,
 		Destructive: true,

@@ -63,6 +63,7 @@ func (t *Todos) List() []Todo {
 func TodoWrite() tool.Tool {
 	return tool.New(tool.Spec[TodoWriteInput]{
 		Name:        "todo_write",
+		Enums:       map[string][]string{"todos[].status": todoStatuses},
 		Title:       "Update the task list",
 		Description: todoWriteDescription,
 		Idempotent:  true,
