@@ -2,6 +2,7 @@ package tools
 
 import (
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -16,28 +17,35 @@ const maxGitignoreSize = 1 << 20
 // and those of the directories above it, up to the repository root (the
 // nearest directory holding .git) or the sandbox root, whichever comes
 // first. Files are read through the sandbox, so that nothing outside the
-// roots or denied is read. The rules apply whether or not the directory is
-// in a git repository; .git/info/exclude and the global excludes file are
-// not read.
+// roots or denied is read. As in ripgrep (and so in grep and glob), the
+// rules apply only inside a git repository; .git/info/exclude and the
+// global excludes file are not read.
 type gitIgnores struct {
 	parent *gitIgnores
-	dir    string // absolute
-	rules  *ignore.Rules
+	dir    string        // absolute
+	rules  *ignore.Rules // nil for a directory without rules
+	inRepo bool          // dir or a directory above it holds .git
 }
 
 // gitIgnoresFor returns the .gitignore files that apply in the directory p.
 func gitIgnoresFor(st *State, p sandbox.Path) *gitIgnores {
 	rootDir := st.FS.Roots()[p.Root]
 	var chain []string
+	inRepo := false
 	for d := p.Abs; ; {
 		chain = append(chain, d)
 		parent := filepath.Dir(d)
-		if d == rootDir || parent == d || hasGitDir(st, d) {
+		if hasGitDir(st, d) {
+			inRepo = true
+			break
+		}
+		if d == rootDir || parent == d {
+			inRepo = repoAbove(d)
 			break
 		}
 		d = parent
 	}
-	var g *gitIgnores
+	g := &gitIgnores{inRepo: inRepo}
 	for i := len(chain) - 1; i >= 0; i-- {
 		g = g.child(st, chain[i])
 	}
@@ -50,27 +58,59 @@ func hasGitDir(st *State, dir string) bool {
 	return err == nil && p.Exists
 }
 
-// child returns the stack for dir, a directory just below g's (or the first
-// one, when g is nil), with dir's .gitignore on top when it has one.
+// repoAbove reports whether a directory above root holds .git, so that the
+// root is inside a repository. Only the existence of .git is looked at:
+// nothing outside the roots is read.
+func repoAbove(root string) bool {
+	for d := filepath.Dir(root); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return true
+		}
+		if filepath.Dir(d) == d {
+			return false
+		}
+	}
+}
+
+// child returns the stack for dir, a directory just below g's (or the
+// first one), with dir's .gitignore on top when it has one and dir is in a
+// repository.
 func (g *gitIgnores) child(st *State, dir string) *gitIgnores {
+	inRepo := g.inRepo || hasGitDir(st, dir)
+	if !inRepo {
+		return g
+	}
+	c := &gitIgnores{parent: g, dir: dir, inRepo: true}
+	if !g.inRepo {
+		// dir is a repository's top: the rules above it are not its own.
+		c.parent = nil
+	}
+	if rules := readGitignore(st, dir); rules != nil {
+		c.rules = rules
+	}
+	return c
+}
+
+// readGitignore returns the rules of dir's .gitignore, or nil.
+func readGitignore(st *State, dir string) *ignore.Rules {
 	p, err := st.FS.Resolve(dir, ".gitignore")
 	if err != nil || !p.Exists {
-		return g
+		return nil
 	}
 	f, err := st.FS.Open(p)
 	if err != nil {
-		return g
+		return nil
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxGitignoreSize))
 	if err != nil {
-		return g
+		return nil
 	}
 	rules, _ := ignore.Parse(data)
 	if rules.Len() == 0 {
-		return g
+		return nil
 	}
-	return &gitIgnores{parent: g, dir: dir, rules: rules}
+	return rules
 }
 
 // ignored reports whether the .gitignore files leave out abs, a path below
@@ -78,6 +118,9 @@ func (g *gitIgnores) child(st *State, dir string) *gitIgnores {
 // within it the last matching pattern, as in git.
 func (g *gitIgnores) ignored(abs string, isDir bool) bool {
 	for c := g; c != nil; c = c.parent {
+		if c.rules == nil {
+			continue
+		}
 		rel, ok := strings.CutPrefix(abs, strings.TrimSuffix(c.dir, string(filepath.Separator))+string(filepath.Separator))
 		if !ok {
 			continue
