@@ -223,7 +223,7 @@ func TestNotebookEditOverMCP(t *testing.T) {
 // not expose (it lists directories through view), as an extra tool.
 func TestListOverMCP(t *testing.T) {
 	c := newFileClient(t, hands.Options{Tools: []tool.Tool{tools.List()}})
-	for name, data := range map[string]string{".gitignore": "*.log\n", "app.log": "x", "sub/a.txt": "a"} {
+	for name, data := range map[string]string{".git/HEAD": "ref: refs/heads/main\n", ".gitignore": "*.log\n", "app.log": "x", "sub/a.txt": "a"} {
 		p := filepath.Join(c.root, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -236,8 +236,8 @@ func TestListOverMCP(t *testing.T) {
 		t.Errorf("annotations %+v", a)
 	}
 	got, sc := c.ok("list", map[string]any{"path": "."})
-	want := c.root + "/\n- .gitignore\n- hello.txt\n- sub/\n\n(1 ignored entry not shown)"
-	if got != want || sc["ignored"] != float64(1) || len(sc["entries"].([]any)) != 3 {
+	want := c.root + "/\n- .gitignore\n- hello.txt\n- sub/\n\n(2 ignored entries not shown)"
+	if got != want || sc["ignored"] != float64(2) || len(sc["entries"].([]any)) != 3 {
 		t.Errorf("text %q, want %q; structured %v", got, want, sc)
 	}
 	c.fail("INVALID_INPUT", "list", map[string]any{"path": "hello.txt"})
