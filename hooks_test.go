@@ -15,18 +15,9 @@ import (
 
 func hookSession(t *testing.T, hooks ...hands.HookCommand) (*hands.Session, string) {
 	t.Helper()
-	root, _ := filepath.EvalSymlinks(t.TempDir())
+	sess, root := optionsSession(t, hands.Options{HookCommands: hooks})
 	os.WriteFile(filepath.Join(root, "a.txt"), []byte("alpha\n"), 0o644)
 	os.WriteFile(filepath.Join(root, "b.txt"), []byte("beta\n"), 0o644)
-	rt, err := hands.New(hands.Options{Roots: []string{root}, HookCommands: hooks})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rt.Close() })
-	sess, err := rt.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
 	return sess, root
 }
 

@@ -12,9 +12,14 @@ import (
 	"github.com/hands-dev/hands/tool"
 )
 
+// optionsSession starts a session with opts over a new temporary root
+// (symbolic links resolved) and returns it with the root.
 func optionsSession(t *testing.T, opts hands.Options) (*hands.Session, string) {
 	t.Helper()
-	root := t.TempDir()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
 	opts.Roots = []string{root}
 	rt, err := hands.New(opts)
 	if err != nil {
@@ -96,8 +101,7 @@ func TestPolicySeesResolvedPaths(t *testing.T) {
 	call(sess, "view", `{"path":"link"}`)
 	call(sess, "grep", `{"pattern":"x","path":"sub"}`)
 	call(sess, "create_file", `{"path":"new/b.txt","content":"y"}`)
-	real, _ := filepath.EvalSymlinks(root)
-	want := []string{real + "/sub/a.txt", real + "/sub", real + "/new/b.txt"}
+	want := []string{root + "/sub/a.txt", root + "/sub", root + "/new/b.txt"}
 	if strings.Join(seen, ",") != strings.Join(want, ",") {
 		t.Errorf("policy saw %v, want %v", seen, want)
 	}

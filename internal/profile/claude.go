@@ -131,7 +131,7 @@ const (
 
 func renderClaude(r *Rendering) {
 	if e := r.Err(); e != nil {
-		if o, ok := e.Output.(*tools.BashOutput); ok && e.Code == tools.CommandFailed {
+		if o, ok := e.Output.(*tools.BashOutput); ok && e.Code == tool.CommandFailed {
 			// Claude Code shows a failed command as its output, untagged.
 			r.Text(claudeBash(o))
 			return
@@ -180,15 +180,15 @@ func renderClaude(r *Rendering) {
 // where the model knows one, the core's otherwise (without the code).
 func claudeError(r *Rendering, e *tool.Error) string {
 	switch e.Code {
-	case tools.FileNotViewed:
+	case tool.FileNotViewed:
 		return claudeNotRead
-	case tools.FileChanged:
+	case tool.FileChanged:
 		return claudeModified
-	case tools.StrReplaceNotFound:
+	case tool.StrReplaceNotFound:
 		return fmt.Sprintf(claudeNotFound, r.detail("old_str"))
-	case tools.StrReplaceAmbiguous:
+	case tool.StrReplaceAmbiguous:
 		return fmt.Sprintf(claudeAmbig, r.detail("count"), r.detail("old_str"))
-	case tools.BashTaskNotFound:
+	case tool.BashTaskNotFound:
 		if id := r.detail("task_id"); id != "" {
 			if r.Entry.Core == "task_kill" {
 				return "No shell found with ID: " + id

@@ -178,19 +178,19 @@ func renderEnvelope(r *Rendering) {
 // the core's message otherwise.
 func envelopeError(r *Rendering, e *tool.Error) string {
 	switch e.Code {
-	case tools.PathNotFound:
+	case tool.PathNotFound:
 		if p := r.detail("path"); p != "" {
 			return "File not found: " + r.Rel(p)
 		}
-	case tools.AccessDenied:
+	case tool.AccessDenied:
 		if p := r.detail("path"); p != "" {
 			return "Permission denied: " + r.Rel(p)
 		}
-	case tools.GlobInvalidPattern:
+	case tool.GlobInvalidPattern:
 		if p := r.detail("pattern"); p != "" {
 			return "Invalid glob pattern: " + p
 		}
-	case tools.BashStartFailed, tools.BashEmptyCommand:
+	case tool.BashStartFailed, tool.BashEmptyCommand:
 		return "Command execution failed: " + e.Message
 	}
 	return e.Message

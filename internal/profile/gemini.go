@@ -141,14 +141,14 @@ func geminiError(r *Rendering, e *tool.Error) string {
 	switch r.Entry.Core {
 	case "list":
 		switch {
-		case e.Code == tools.PathNotFound:
+		case e.Code == tool.PathNotFound:
 			return fmt.Sprintf("Error listing directory: ENOENT: no such file or directory, stat '%s'", path)
 		case r.detail("kind") == "file":
 			return "Error: Path is not a directory: " + path
 		}
 	case "read":
 		switch {
-		case e.Code == tools.PathNotFound:
+		case e.Code == tool.PathNotFound:
 			return "File not found: " + path
 		case dir:
 			return "Path is a directory, not a file: " + path
@@ -159,11 +159,11 @@ func geminiError(r *Rendering, e *tool.Error) string {
 		}
 	case "edit":
 		switch e.Code {
-		case tools.PathNotFound:
+		case tool.PathNotFound:
 			return "File not found: " + path
-		case tools.StrReplaceNotFound:
+		case tool.StrReplaceNotFound:
 			return fmt.Sprintf("Failed to edit, 0 occurrences found for old_string in %s. No edits made. The exact text in old_string was not found. Ensure you're not escaping content incorrectly and check whitespace, indentation, and context. Use read_file tool to verify.", path)
-		case tools.StrReplaceAmbiguous:
+		case tool.StrReplaceAmbiguous:
 			expected := r.detail("expected")
 			if expected == "" {
 				expected = "1"
@@ -171,19 +171,19 @@ func geminiError(r *Rendering, e *tool.Error) string {
 			return fmt.Sprintf("Failed to edit, Expected %s occurrence but found %s for old_string in file: %s", expected, r.detail("count"), path)
 		}
 	case "bash":
-		if e.Code == tools.CommandRejected {
+		if e.Code == tool.CommandRejected {
 			return fmt.Sprintf("Command rejected: %s\nReason: Command substitution using $() is not allowed for security reasons", r.detail("command"))
 		}
 	case "grep":
-		if e.Code == tools.PathNotFound {
+		if e.Code == tool.PathNotFound {
 			return fmt.Sprintf(geminiInvalid+"Failed to access path stats for %s: Error: ENOENT: no such file or directory, stat '%s'", path, path)
 		}
 	case "glob":
-		if e.Code == tools.PathNotFound {
+		if e.Code == tool.PathNotFound {
 			return geminiInvalid + "Search path does not exist " + path
 		}
 	}
-	if e.Code == tools.InvalidInput {
+	if e.Code == tool.InvalidInput {
 		return geminiInvalid + e.Message
 	}
 	return e.Message

@@ -178,7 +178,7 @@ func TestStructuredContentIsTheCoreOutput(t *testing.T) {
 		t.Errorf("structured %#v, text %q", res.Structured, res.TextOf())
 	}
 	res = call(s, "Read", `{"file_path":"`+root+`/none.txt"}`)
-	if ed, ok := res.Structured.(tool.ErrorData); !ok || ed.Code != tools.PathNotFound || strings.Contains(res.TextOf(), "PATH_NOT_FOUND") {
+	if ed, ok := res.Structured.(tool.ErrorData); !ok || ed.Code != tool.PathNotFound || strings.Contains(res.TextOf(), "PATH_NOT_FOUND") {
 		t.Errorf("error structured %#v, text %q", res.Structured, res.TextOf())
 	}
 }

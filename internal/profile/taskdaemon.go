@@ -74,7 +74,7 @@ const (
 
 func renderTaskdaemon(r *Rendering, outputMax int) {
 	if e := r.Err(); e != nil {
-		if o, ok := e.Output.(*tools.BashOutput); ok && e.Code == tools.CommandFailed {
+		if o, ok := e.Output.(*tools.BashOutput); ok && e.Code == tool.CommandFailed {
 			r.Text("[" + e.Code.String() + "] " + taskdaemonCommand(o, outputMax))
 			return
 		}
@@ -150,19 +150,19 @@ func givenPath(r *Rendering, abs string) string {
 // three messages) where it has one, the core's otherwise.
 func taskdaemonError(r *Rendering, e *tool.Error) string {
 	switch e.Code {
-	case tools.PathNotFound:
+	case tool.PathNotFound:
 		if p := r.detail("path"); p != "" {
 			return "File not found: " + r.Rel(p)
 		}
-	case tools.AccessDenied:
+	case tool.AccessDenied:
 		if r.detail("roots") != "" && len(r.Roots) > 0 {
 			return fmt.Sprintf("Path %s escapes worktree %s", r.detail("path"), r.Roots[0])
 		}
-	case tools.FileNotViewed:
+	case tool.FileNotViewed:
 		return "Must read_file before editing. Read the file first to see current content."
-	case tools.StrReplaceNotFound:
+	case tool.StrReplaceNotFound:
 		return "old_string not found in file. Make sure it matches exactly including whitespace."
-	case tools.StrReplaceAmbiguous:
+	case tool.StrReplaceAmbiguous:
 		return fmt.Sprintf("old_string found %s times. Use replace_all=true or provide more context.", r.detail("count"))
 	}
 	return e.Message

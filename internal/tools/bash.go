@@ -91,20 +91,20 @@ func Bash(lim Limits) tool.Tool {
 func validateBash(_ context.Context, env *tool.Env, in BashInput) (BashInput, error) {
 	st := stateOf(env)
 	if strings.TrimSpace(in.Command) == "" {
-		return in, toolErr(BashEmptyCommand, "command is empty; give the shell command to run, e.g. \"ls -la\"")
+		return in, toolErr(tool.BashEmptyCommand, "command is empty; give the shell command to run, e.g. \"ls -la\"")
 	}
 	if st.StartJobs == nil {
-		return in, toolErr(BashStartFailed, "this session has no shell")
+		return in, toolErr(tool.BashStartFailed, "this session has no shell")
 	}
 	if in.Timeout < 0 || time.Duration(in.Timeout)*time.Millisecond > st.Limits.BashMaxTimeout {
-		return in, toolErr(InvalidInput, "%s %d ms is out of range; give 1 to %d milliseconds, or leave it out for %d", param("timeout"), in.Timeout, st.Limits.BashMaxTimeout.Milliseconds(), st.Limits.BashTimeout.Milliseconds()).With("timeout", in.Timeout)
+		return in, toolErr(tool.InvalidInput, "%s %d ms is out of range; give 1 to %d milliseconds, or leave it out for %d", param("timeout"), in.Timeout, st.Limits.BashMaxTimeout.Milliseconds(), st.Limits.BashTimeout.Milliseconds()).With("timeout", in.Timeout)
 	}
 	if in.DangerouslyDisableSandbox && !st.Behavior.AllowUnsandboxed {
-		return in, toolErr(PermissionDenied, "this server does not allow running commands outside the sandbox; run the command without %s", param("dangerously_disable_sandbox"))
+		return in, toolErr(tool.PermissionDenied, "this server does not allow running commands outside the sandbox; run the command without %s", param("dangerously_disable_sandbox"))
 	}
 	if st.Behavior.RejectSubstitution {
 		if found, _ := confine.HasCommandSubstitution(in.Command); found {
-			return in, toolErr(CommandRejected, "command %q uses command substitution ($(...), backticks or <(...)), which is not allowed; run the inner command first and use its output", in.Command).With("command", in.Command)
+			return in, toolErr(tool.CommandRejected, "command %q uses command substitution ($(...), backticks or <(...)), which is not allowed; run the inner command first and use its output", in.Command).With("command", in.Command)
 		}
 	}
 	return in, nil
@@ -120,7 +120,7 @@ func runBash(ctx context.Context, env *tool.Env, in BashInput) (*BashOutput, err
 	if in.Directory != "" {
 		p := in.at
 		if !p.Exists {
-			return nil, toolErr(PathNotFound, "directory %s does not exist", p.Abs).With("path", p.Abs)
+			return nil, toolErr(tool.PathNotFound, "directory %s does not exist", p.Abs).With("path", p.Abs)
 		}
 		opts.Dir = p.Abs
 	}
@@ -167,9 +167,9 @@ func runBash(ctx context.Context, env *tool.Env, in BashInput) (*BashOutput, err
 func commandFailed(o *BashOutput) *tool.Error {
 	var te *tool.Error
 	if o.TimedOut {
-		te = toolErr(CommandFailed, "the command timed out after %d ms", o.TimeoutMS)
+		te = toolErr(tool.CommandFailed, "the command timed out after %d ms", o.TimeoutMS)
 	} else {
-		te = toolErr(CommandFailed, "the command exited with status %d", o.ExitCode)
+		te = toolErr(tool.CommandFailed, "the command exited with status %d", o.ExitCode)
 	}
 	if o.Output != "" {
 		te.Appendf("; its output:\n%s", o.Output)
@@ -192,13 +192,13 @@ func firstNonEmpty(s ...string) string {
 func jobErr(err error, command string, maxJobs int) *tool.Error {
 	switch {
 	case errors.Is(err, jobs.ErrLimit):
-		return toolErr(BashTaskLimit, "%d background tasks are already running, the most a session may run; wait for one with %s or stop one with %s, then try again", maxJobs, tool.ToolName("task_output"), tool.ToolName("task_kill"))
+		return toolErr(tool.BashTaskLimit, "%d background tasks are already running, the most a session may run; wait for one with %s or stop one with %s, then try again", maxJobs, tool.ToolName("task_output"), tool.ToolName("task_kill"))
 	case errors.Is(err, jobs.ErrNotFound):
-		return toolErr(BashTaskNotFound, "%v", err)
+		return toolErr(tool.BashTaskNotFound, "%v", err)
 	case errors.Is(err, jobs.ErrClosed):
-		return toolErr(BashStartFailed, "the session is closed; no command can start")
+		return toolErr(tool.BashStartFailed, "the session is closed; no command can start")
 	}
-	return toolErr(BashStartFailed, "could not start the shell for %q: %v", command, err).With("command", command)
+	return toolErr(tool.BashStartFailed, "could not start the shell for %q: %v", command, err).With("command", command)
 }
 
 // Content renders the output as the native profile shows it.

@@ -130,7 +130,7 @@ func TestBackgroundTaskLimit(t *testing.T) {
 		}
 	}
 	res := bash(t, sess, map[string]any{"command": "sleep 1000", "run_in_background": true})
-	if res.Code != tools.BashTaskLimit {
+	if res.Code != tool.BashTaskLimit {
 		t.Fatalf("11th job: %s", res.TextOf())
 	}
 	// A finished job does not count.

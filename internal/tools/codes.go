@@ -7,42 +7,11 @@ package tools
 
 import "github.com/hands-dev/hands/tool"
 
-// Code is an error code; see seed 000 for the contract.
-type Code = tool.Code
-
-// The codes the built-in tools use, under short names.
-var (
-	InvalidInput          = tool.InvalidInput
-	PathNotFound          = tool.PathNotFound
-	AccessDenied          = tool.AccessDenied
-	FileTooLarge          = tool.FileTooLarge
-	IOError               = tool.IOError
-	InternalError         = tool.InternalError
-	UnknownTool           = tool.UnknownTool
-	Canceled              = tool.Canceled
-	PermissionDenied      = tool.PermissionDenied
-	FileNotViewed         = tool.FileNotViewed
-	FileChanged           = tool.FileChanged
-	BinaryFile            = tool.BinaryFile
-	BashEmptyCommand      = tool.BashEmptyCommand
-	BashStartFailed       = tool.BashStartFailed
-	BashTaskLimit         = tool.BashTaskLimit
-	BashTaskNotFound      = tool.BashTaskNotFound
-	CommandRejected       = tool.CommandRejected
-	CommandFailed         = tool.CommandFailed
-	StrReplaceNotFound    = tool.StrReplaceNotFound
-	StrReplaceAmbiguous   = tool.StrReplaceAmbiguous
-	GrepInvalidPattern    = tool.GrepInvalidPattern
-	GrepInvalidOutputMode = tool.GrepInvalidOutputMode
-	GlobInvalidPattern    = tool.GlobInvalidPattern
-	GlobInvalidType       = tool.GlobInvalidType
-)
-
 // toolErr is the only way a tool makes an error: a code, then a message in
 // lower case that names the value involved and, when there is one, the fix.
 // A parameter named in the message is passed as a tool.Param (the helper param),
 // so that a profile shows it by the name it exposes.
-func toolErr(code Code, format string, args ...any) *tool.Error {
+func toolErr(code tool.Code, format string, args ...any) *tool.Error {
 	return tool.Errorf(code, format, args...)
 }
 

@@ -24,9 +24,7 @@ type EditInput struct {
 	// ExpectedReplacements, when positive, is the number of occurrences the
 	// caller expects; all of them are replaced.
 	ExpectedReplacements int `json:"expected_replacements,omitzero" jsonschema:"the number of occurrences of old_str you expect; the edit fails unless it occurs exactly that many times, and then replaces them all"`
-	resolved
-	// file is the text file as validation loaded it.
-	file *textFile
+	editTarget
 }
 
 // EditOutput is what the edit and multi-edit tools return.
@@ -68,23 +66,15 @@ func Edit() tool.Tool {
 		Description: editDescription,
 		Destructive: true,
 		Resolve: func(_ context.Context, env *tool.Env, in EditInput) (EditInput, error) {
-			p, terr := resolveTarget(stateOf(env), in.Path)
-			if terr != nil {
-				return in, terr
-			}
-			in.at = p
-			return in, nil
+			err := in.resolve(env, in.Path, true)
+			return in, err
 		},
 		Validate: func(_ context.Context, env *tool.Env, in EditInput) (EditInput, error) {
 			if err := checkEdit(in.Path, textedit.Edit{Old: in.OldStr, New: in.NewStr, ReplaceAll: in.ReplaceAll, Expected: in.ExpectedReplacements}, ""); err != nil {
 				return in, err
 			}
-			f, terr := loadText(stateOf(env), in.at)
-			if terr != nil {
-				return in, terr
-			}
-			in.file = f
-			return in, nil
+			err := in.load(env)
+			return in, err
 		},
 	}, runEdit)
 }
@@ -109,11 +99,11 @@ func checkEdit(path string, e textedit.Edit, at string) *tool.Error {
 	old, nw, exp := param(join(at, "old_str")), param(join(at, "new_str")), param(join(at, "expected_replacements"))
 	switch {
 	case e.Old == "":
-		return toolErr(InvalidInput, "%s is empty; give the exact text to replace (to create a file, write it whole instead)", old).With("path", path)
+		return toolErr(tool.InvalidInput, "%s is empty; give the exact text to replace (to create a file, write it whole instead)", old).With("path", path)
 	case e.Old == e.New:
-		return toolErr(InvalidInput, "%s and %s are identical, so the edit would change nothing; put the replacement text in %[2]s", old, nw).With("path", path)
+		return toolErr(tool.InvalidInput, "%s and %s are identical, so the edit would change nothing; put the replacement text in %[2]s", old, nw).With("path", path)
 	case e.Expected < 0:
-		return toolErr(InvalidInput, "%s is %d; give the number of occurrences you expect (1 or more), or leave it out", exp, e.Expected).With("path", path)
+		return toolErr(tool.InvalidInput, "%s is %d; give the number of occurrences you expect (1 or more), or leave it out", exp, e.Expected).With("path", path)
 	}
 	return nil
 }
@@ -175,21 +165,21 @@ func editErr(f *textFile, err error, e textedit.Edit, at string) *tool.Error {
 		if nf.Hint != "" {
 			fix = nf.Hint
 		}
-		return toolErr(StrReplaceNotFound, "%s was not found in %s; %s", old, path, fix).With("path", path).With("old_str", e.Old).With("hint", nf.Hint)
+		return toolErr(tool.StrReplaceNotFound, "%s was not found in %s; %s", old, path, fix).With("path", path).With("old_str", e.Old).With("hint", nf.Hint)
 	case errors.As(err, &ae):
-		return toolErr(StrReplaceAmbiguous, "%s occurs %d times in %s (%s); add surrounding lines to %[1]s so that it matches exactly once, or set %[5]s to true to replace every occurrence",
+		return toolErr(tool.StrReplaceAmbiguous, "%s occurs %d times in %s (%s); add surrounding lines to %[1]s so that it matches exactly once, or set %[5]s to true to replace every occurrence",
 			old, ae.Count, path, formatLines(ae.Lines, ae.Count), all).
 			With("path", path).With("old_str", e.Old).With("count", ae.Count).With("lines", ae.Lines)
 	case errors.As(err, &ce):
-		return toolErr(StrReplaceAmbiguous, "%s occurs %d times in %s (%s), but %s is %d; correct %[5]s, or change %[1]s so that it matches the occurrences you mean",
+		return toolErr(tool.StrReplaceAmbiguous, "%s occurs %d times in %s (%s), but %s is %d; correct %[5]s, or change %[1]s so that it matches the occurrences you mean",
 			old, ce.Found, path, formatLines(ce.Lines, ce.Found), exp, ce.Expected).
 			With("path", path).With("old_str", e.Old).With("count", ce.Found).With("expected", ce.Expected).With("lines", ce.Lines)
 	case errors.Is(err, textedit.ErrNoChange):
-		return toolErr(InvalidInput, "%sthe edit would leave %s as it is (%v); put the text you want in %s", prefix, path, err, nw).With("path", path)
+		return toolErr(tool.InvalidInput, "%sthe edit would leave %s as it is (%v); put the text you want in %s", prefix, path, err, nw).With("path", path)
 	case errors.Is(err, textedit.ErrEmptyOld), errors.Is(err, textedit.ErrNegativeExpected):
 		return checkEdit(path, e, at)
 	}
-	return toolErr(InternalError, "%sedit of %s failed: %v", prefix, path, err).With("path", path)
+	return toolErr(tool.InternalError, "%sedit of %s failed: %v", prefix, path, err).With("path", path)
 }
 
 // formatLines renders the lines of occurrences as "line 3" or "lines 3, 7

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hands-dev/hands/tool"
 )
 
 // entry is what a snapshot records of one file.
@@ -75,7 +77,7 @@ func TestFailingCallsChangeNothingOnDisk(t *testing.T) {
 	for _, name := range []string{"a.txt", "win.txt", "l1.txt", "changed.txt", "nb.ipynb", "huge.txt"} {
 		f.read(name)
 	}
-	f.fail(BinaryFile, "read", map[string]any{"path": "blob.bin"})
+	f.fail(tool.BinaryFile, "read", map[string]any{"path": "blob.bin"})
 	f.put("changed.txt", []byte("v2 from elsewhere\n"), 0o644)
 
 	big := strings.Repeat("x", int(DefaultLimits().MaxFileSize)+1)
@@ -83,81 +85,81 @@ func TestFailingCallsChangeNothingOnDisk(t *testing.T) {
 	type call struct {
 		name, tool string
 		in         any
-		code       Code
+		code       tool.Code
 	}
 	calls := []call{
 		// Arguments that do not decode.
-		{"write no args", "write", `{}`, InvalidInput},
-		{"write not an object", "write", `["a.txt"]`, InvalidInput},
-		{"write not JSON", "write", `{"path": `, InvalidInput},
-		{"write mistyped content", "write", `{"path":"a.txt","content":{"x":1}}`, InvalidInput},
-		{"write null path", "write", `{"path":null,"content":"x"}`, InvalidInput},
-		{"edit mistyped replace_all", "edit", `{"path":"a.txt","old_str":"beta","new_str":"x","replace_all":1}`, InvalidInput},
-		{"edit missing new_str", "edit", `{"path":"a.txt","old_str":"beta"}`, InvalidInput},
-		{"multi_edit edits object", "multi_edit", `{"path":"a.txt","edits":{"old_str":"beta","new_str":"x"}}`, InvalidInput},
-		{"multi_edit item mistyped", "multi_edit", `{"path":"a.txt","edits":[{"old_str":"beta","new_str":2}]}`, InvalidInput},
-		{"notebook mistyped index", "notebook_edit", `{"path":"nb.ipynb","cell_index":"0","new_source":"y"}`, InvalidInput},
-		{"list mistyped ignore", "list", `{"path":".","ignore":[1]}`, InvalidInput},
-		{"read mistyped offset", "read", `{"path":"a.txt","offset":"1"}`, InvalidInput},
+		{"write no args", "write", `{}`, tool.InvalidInput},
+		{"write not an object", "write", `["a.txt"]`, tool.InvalidInput},
+		{"write not JSON", "write", `{"path": `, tool.InvalidInput},
+		{"write mistyped content", "write", `{"path":"a.txt","content":{"x":1}}`, tool.InvalidInput},
+		{"write null path", "write", `{"path":null,"content":"x"}`, tool.InvalidInput},
+		{"edit mistyped replace_all", "edit", `{"path":"a.txt","old_str":"beta","new_str":"x","replace_all":1}`, tool.InvalidInput},
+		{"edit missing new_str", "edit", `{"path":"a.txt","old_str":"beta"}`, tool.InvalidInput},
+		{"multi_edit edits object", "multi_edit", `{"path":"a.txt","edits":{"old_str":"beta","new_str":"x"}}`, tool.InvalidInput},
+		{"multi_edit item mistyped", "multi_edit", `{"path":"a.txt","edits":[{"old_str":"beta","new_str":2}]}`, tool.InvalidInput},
+		{"notebook mistyped index", "notebook_edit", `{"path":"nb.ipynb","cell_index":"0","new_source":"y"}`, tool.InvalidInput},
+		{"list mistyped ignore", "list", `{"path":".","ignore":[1]}`, tool.InvalidInput},
+		{"read mistyped offset", "read", `{"path":"a.txt","offset":"1"}`, tool.InvalidInput},
 
 		// Paths.
-		{"write empty path", "write", map[string]any{"path": "", "content": "x"}, InvalidInput},
-		{"write blank path", "write", map[string]any{"path": "   ", "content": "x"}, InvalidInput},
-		{"write absolute outside", "write", map[string]any{"path": outside, "content": "x"}, AccessDenied},
-		{"write relative outside", "write", map[string]any{"path": "../../../../../../../../../../etc/hands-x.txt", "content": "x"}, AccessDenied},
-		{"write through escaping link", "write", map[string]any{"path": "out-link", "content": "x"}, AccessDenied},
-		{"write denied", "write", map[string]any{"path": ".env", "content": "x"}, AccessDenied},
-		{"write denied dir", "write", map[string]any{"path": "secrets/new", "content": "x"}, AccessDenied},
-		{"write a directory", "write", map[string]any{"path": "dir", "content": "x"}, InvalidInput},
-		{"write a root", "write", map[string]any{"path": f.root, "content": "x"}, InvalidInput},
-		{"write under a file", "write", map[string]any{"path": "a.txt/b.txt", "content": "x"}, InvalidInput},
-		{"write trailing slash", "write", map[string]any{"path": "newdir/", "content": "x"}, InvalidInput},
-		{"write tilde", "write", map[string]any{"path": "~/x", "content": "x"}, InvalidInput},
-		{"write NUL", "write", map[string]any{"path": "a\x00b", "content": "x"}, InvalidInput},
-		{"edit outside", "edit", map[string]any{"path": "/etc/passwd", "old_str": "root", "new_str": "x"}, AccessDenied},
-		{"edit denied", "edit", map[string]any{"path": ".env", "old_str": "1", "new_str": "2"}, AccessDenied},
-		{"edit missing file", "edit", map[string]any{"path": "nope.txt", "old_str": "a", "new_str": "b"}, PathNotFound},
-		{"edit a directory", "edit", map[string]any{"path": "dir", "old_str": "a", "new_str": "b"}, InvalidInput},
-		{"multi_edit a directory", "multi_edit", map[string]any{"path": "dir", "edits": []any{map[string]any{"old_str": "a", "new_str": "b"}}}, InvalidInput},
-		{"notebook a directory", "notebook_edit", map[string]any{"path": "dir", "cell_index": 0, "new_source": "y"}, InvalidInput},
-		{"list a file", "list", map[string]any{"path": "a.txt"}, InvalidInput},
-		{"list outside", "list", map[string]any{"path": "/etc"}, AccessDenied},
-		{"list denied", "list", map[string]any{"path": "secrets"}, AccessDenied},
-		{"list missing", "list", map[string]any{"path": "nope"}, PathNotFound},
-		{"read outside", "read", map[string]any{"path": "/etc/passwd"}, AccessDenied},
+		{"write empty path", "write", map[string]any{"path": "", "content": "x"}, tool.InvalidInput},
+		{"write blank path", "write", map[string]any{"path": "   ", "content": "x"}, tool.InvalidInput},
+		{"write absolute outside", "write", map[string]any{"path": outside, "content": "x"}, tool.AccessDenied},
+		{"write relative outside", "write", map[string]any{"path": "../../../../../../../../../../etc/hands-x.txt", "content": "x"}, tool.AccessDenied},
+		{"write through escaping link", "write", map[string]any{"path": "out-link", "content": "x"}, tool.AccessDenied},
+		{"write denied", "write", map[string]any{"path": ".env", "content": "x"}, tool.AccessDenied},
+		{"write denied dir", "write", map[string]any{"path": "secrets/new", "content": "x"}, tool.AccessDenied},
+		{"write a directory", "write", map[string]any{"path": "dir", "content": "x"}, tool.InvalidInput},
+		{"write a root", "write", map[string]any{"path": f.root, "content": "x"}, tool.InvalidInput},
+		{"write under a file", "write", map[string]any{"path": "a.txt/b.txt", "content": "x"}, tool.InvalidInput},
+		{"write trailing slash", "write", map[string]any{"path": "newdir/", "content": "x"}, tool.InvalidInput},
+		{"write tilde", "write", map[string]any{"path": "~/x", "content": "x"}, tool.InvalidInput},
+		{"write NUL", "write", map[string]any{"path": "a\x00b", "content": "x"}, tool.InvalidInput},
+		{"edit outside", "edit", map[string]any{"path": "/etc/passwd", "old_str": "root", "new_str": "x"}, tool.AccessDenied},
+		{"edit denied", "edit", map[string]any{"path": ".env", "old_str": "1", "new_str": "2"}, tool.AccessDenied},
+		{"edit missing file", "edit", map[string]any{"path": "nope.txt", "old_str": "a", "new_str": "b"}, tool.PathNotFound},
+		{"edit a directory", "edit", map[string]any{"path": "dir", "old_str": "a", "new_str": "b"}, tool.InvalidInput},
+		{"multi_edit a directory", "multi_edit", map[string]any{"path": "dir", "edits": []any{map[string]any{"old_str": "a", "new_str": "b"}}}, tool.InvalidInput},
+		{"notebook a directory", "notebook_edit", map[string]any{"path": "dir", "cell_index": 0, "new_source": "y"}, tool.InvalidInput},
+		{"list a file", "list", map[string]any{"path": "a.txt"}, tool.InvalidInput},
+		{"list outside", "list", map[string]any{"path": "/etc"}, tool.AccessDenied},
+		{"list denied", "list", map[string]any{"path": "secrets"}, tool.AccessDenied},
+		{"list missing", "list", map[string]any{"path": "nope"}, tool.PathNotFound},
+		{"read outside", "read", map[string]any{"path": "/etc/passwd"}, tool.AccessDenied},
 
 		// Read before write.
-		{"write unread", "write", map[string]any{"path": "unread.txt", "content": "x"}, FileNotViewed},
-		{"write changed", "write", map[string]any{"path": "changed.txt", "content": "x"}, FileChanged},
-		{"edit unread", "edit", map[string]any{"path": "unread.txt", "old_str": "never", "new_str": "x"}, FileNotViewed},
-		{"edit changed", "edit", map[string]any{"path": "changed.txt", "old_str": "v2", "new_str": "x"}, FileChanged},
-		{"multi_edit unread", "multi_edit", map[string]any{"path": "unread.txt", "edits": []any{map[string]any{"old_str": "never", "new_str": "x"}}}, FileNotViewed},
+		{"write unread", "write", map[string]any{"path": "unread.txt", "content": "x"}, tool.FileNotViewed},
+		{"write changed", "write", map[string]any{"path": "changed.txt", "content": "x"}, tool.FileChanged},
+		{"edit unread", "edit", map[string]any{"path": "unread.txt", "old_str": "never", "new_str": "x"}, tool.FileNotViewed},
+		{"edit changed", "edit", map[string]any{"path": "changed.txt", "old_str": "v2", "new_str": "x"}, tool.FileChanged},
+		{"multi_edit unread", "multi_edit", map[string]any{"path": "unread.txt", "edits": []any{map[string]any{"old_str": "never", "new_str": "x"}}}, tool.FileNotViewed},
 
 		// Content.
-		{"write enormous", "write", map[string]any{"path": "new.txt", "content": big}, FileTooLarge},
-		{"write enormous over existing", "write", map[string]any{"path": "a.txt", "content": big}, FileTooLarge},
-		{"edit enormous", "edit", map[string]any{"path": "a.txt", "old_str": "beta", "new_str": big}, FileTooLarge},
-		{"edit binary", "edit", map[string]any{"path": "blob.bin", "old_str": "\x01", "new_str": "x"}, BinaryFile},
-		{"edit not in encoding", "edit", map[string]any{"path": "l1.txt", "old_str": "café", "new_str": "日本"}, InvalidInput},
-		{"edit not found", "edit", map[string]any{"path": "a.txt", "old_str": "gamma", "new_str": "x"}, StrReplaceNotFound},
-		{"edit ambiguous", "edit", map[string]any{"path": "a.txt", "old_str": "alpha", "new_str": "x"}, StrReplaceAmbiguous},
-		{"edit wrong count", "edit", map[string]any{"path": "a.txt", "old_str": "alpha", "new_str": "x", "expected_replacements": 3}, StrReplaceAmbiguous},
-		{"edit identical", "edit", map[string]any{"path": "a.txt", "old_str": "beta", "new_str": "beta"}, InvalidInput},
-		{"edit empty old", "edit", map[string]any{"path": "a.txt", "old_str": "", "new_str": "x"}, InvalidInput},
-		{"edit crlf not found", "edit", map[string]any{"path": "win.txt", "old_str": "one\ntwo\nthree", "new_str": "x"}, StrReplaceNotFound},
-		{"multi_edit empty", "multi_edit", map[string]any{"path": "a.txt", "edits": []any{}}, InvalidInput},
+		{"write enormous", "write", map[string]any{"path": "new.txt", "content": big}, tool.FileTooLarge},
+		{"write enormous over existing", "write", map[string]any{"path": "a.txt", "content": big}, tool.FileTooLarge},
+		{"edit enormous", "edit", map[string]any{"path": "a.txt", "old_str": "beta", "new_str": big}, tool.FileTooLarge},
+		{"edit binary", "edit", map[string]any{"path": "blob.bin", "old_str": "\x01", "new_str": "x"}, tool.BinaryFile},
+		{"edit not in encoding", "edit", map[string]any{"path": "l1.txt", "old_str": "café", "new_str": "日本"}, tool.InvalidInput},
+		{"edit not found", "edit", map[string]any{"path": "a.txt", "old_str": "gamma", "new_str": "x"}, tool.StrReplaceNotFound},
+		{"edit ambiguous", "edit", map[string]any{"path": "a.txt", "old_str": "alpha", "new_str": "x"}, tool.StrReplaceAmbiguous},
+		{"edit wrong count", "edit", map[string]any{"path": "a.txt", "old_str": "alpha", "new_str": "x", "expected_replacements": 3}, tool.StrReplaceAmbiguous},
+		{"edit identical", "edit", map[string]any{"path": "a.txt", "old_str": "beta", "new_str": "beta"}, tool.InvalidInput},
+		{"edit empty old", "edit", map[string]any{"path": "a.txt", "old_str": "", "new_str": "x"}, tool.InvalidInput},
+		{"edit crlf not found", "edit", map[string]any{"path": "win.txt", "old_str": "one\ntwo\nthree", "new_str": "x"}, tool.StrReplaceNotFound},
+		{"multi_edit empty", "multi_edit", map[string]any{"path": "a.txt", "edits": []any{}}, tool.InvalidInput},
 		{"multi_edit second fails", "multi_edit", map[string]any{"path": "a.txt", "edits": []any{
 			map[string]any{"old_str": "beta", "new_str": "BETA"},
 			map[string]any{"old_str": "beta", "new_str": "x"},
-		}}, StrReplaceNotFound},
+		}}, tool.StrReplaceNotFound},
 		{"multi_edit net zero", "multi_edit", map[string]any{"path": "a.txt", "edits": []any{
 			map[string]any{"old_str": "beta", "new_str": "gamma"},
 			map[string]any{"old_str": "gamma", "new_str": "beta"},
-		}}, InvalidInput},
-		{"notebook unknown cell", "notebook_edit", map[string]any{"path": "nb.ipynb", "cell_id": "zz", "new_source": "y"}, InvalidInput},
-		{"notebook bad mode", "notebook_edit", map[string]any{"path": "nb.ipynb", "cell_id": "c1", "new_source": "y", "edit_mode": "move"}, InvalidInput},
-		{"notebook not a notebook", "notebook_edit", map[string]any{"path": "a.txt", "cell_index": 0, "new_source": "y"}, InvalidInput},
-		{"list bad glob", "list", map[string]any{"path": ".", "ignore": []string{"[a"}}, InvalidInput},
+		}}, tool.InvalidInput},
+		{"notebook unknown cell", "notebook_edit", map[string]any{"path": "nb.ipynb", "cell_id": "zz", "new_source": "y"}, tool.InvalidInput},
+		{"notebook bad mode", "notebook_edit", map[string]any{"path": "nb.ipynb", "cell_id": "c1", "new_source": "y", "edit_mode": "move"}, tool.InvalidInput},
+		{"notebook not a notebook", "notebook_edit", map[string]any{"path": "a.txt", "cell_index": 0, "new_source": "y"}, tool.InvalidInput},
+		{"list bad glob", "list", map[string]any{"path": ".", "ignore": []string{"[a"}}, tool.InvalidInput},
 	}
 	for _, c := range calls {
 		t.Run(c.name, func(t *testing.T) {

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/hands-dev/hands/internal/textedit"
+
+	"github.com/hands-dev/hands/tool"
 )
 
 // FuzzEditTool runs the edit tool through the executor on arbitrary file
@@ -35,13 +37,13 @@ func FuzzEditTool(f *testing.F) {
 		if err := json.Unmarshal(args, &in); err != nil {
 			t.Fatal(err)
 		}
-		if r := fx.call("read", map[string]any{"path": "f.txt"}); r.Code == InternalError {
+		if r := fx.call("read", map[string]any{"path": "f.txt"}); r.Code == tool.InternalError {
 			t.Fatalf("read: %s", r.TextOf())
 		}
 		res := fx.call("edit", string(args))
 		got := fx.get("f.txt")
 		if res.IsError {
-			if res.Code == InternalError {
+			if res.Code == tool.InternalError {
 				t.Fatalf("internal error: %s", res.TextOf())
 			}
 			if !bytes.Equal(got, file) {

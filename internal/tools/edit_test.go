@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"github.com/hands-dev/hands/tool"
 )
 
 // utf16Bytes encodes s as UTF-16 with a byte order mark.
@@ -62,7 +64,7 @@ func TestEditRefusesWhatTheEncodingCannotHold(t *testing.T) {
 	before := []byte("caf\xe9\n")
 	f.put("l1.txt", before, 0o644)
 	f.read("l1.txt")
-	res := f.fail(InvalidInput, "edit", map[string]any{"path": "l1.txt", "old_str": "café", "new_str": "café ☕"})
+	res := f.fail(tool.InvalidInput, "edit", map[string]any{"path": "l1.txt", "old_str": "café", "new_str": "café ☕"})
 	for _, want := range []string{"☕", "U+2615", "line 1", "Latin-1", f.path("l1.txt"), "nothing was changed"} {
 		if !strings.Contains(res.TextOf(), want) {
 			t.Errorf("message %q lacks %q", res.TextOf(), want)
@@ -74,22 +76,22 @@ func TestEditRefusesWhatTheEncodingCannotHold(t *testing.T) {
 }
 
 func TestEditRefusesAFileChangedSinceItWasRead(t *testing.T) {
-	for _, tool := range []string{"edit", "multi_edit"} {
-		t.Run(tool, func(t *testing.T) {
+	for _, name := range []string{"edit", "multi_edit"} {
+		t.Run(name, func(t *testing.T) {
 			f := newFixture(t)
 			f.put("a.txt", []byte("x = 1\n"), 0o644)
 			f.read("a.txt")
 			f.put("a.txt", []byte("x = 1\ny = 2\n"), 0o644)
 			in := map[string]any{"path": "a.txt", "old_str": "x = 1", "new_str": "x = 2"}
-			if tool == "multi_edit" {
+			if name == "multi_edit" {
 				in = map[string]any{"path": "a.txt", "edits": []any{map[string]any{"old_str": "x = 1", "new_str": "x = 2"}}}
 			}
-			f.fail(FileChanged, tool, in)
+			f.fail(tool.FileChanged, name, in)
 			if got := f.get("a.txt"); string(got) != "x = 1\ny = 2\n" {
 				t.Errorf("file changed to %q", got)
 			}
 			f.read("a.txt")
-			f.ok(tool, in)
+			f.ok(name, in)
 		})
 	}
 }

@@ -61,15 +61,15 @@ func Glob(lim Limits) tool.Tool {
 		},
 		Validate: func(_ context.Context, _ *tool.Env, in GlobInput) (GlobInput, error) {
 			if strings.TrimSpace(in.Pattern) == "" {
-				return in, toolErr(InvalidInput, "%s is empty; give a glob such as **/*.go", param("pattern"))
+				return in, toolErr(tool.InvalidInput, "%s is empty; give a glob such as **/*.go", param("pattern"))
 			}
 			switch in.Type {
 			case "", "file", "dir":
 			default:
-				return in, toolErr(GlobInvalidType, "%s %q is not valid; use \"file\" or \"dir\" (or leave it out for files)", param("type"), in.Type).With("type", in.Type)
+				return in, toolErr(tool.GlobInvalidType, "%s %q is not valid; use \"file\" or \"dir\" (or leave it out for files)", param("type"), in.Type).With("type", in.Type)
 			}
 			if _, err := glob.Compile(in.Pattern); err != nil {
-				return in, toolErr(GlobInvalidPattern, "%s %q is not a valid glob: %v", param("pattern"), in.Pattern, globReason(err)).With("pattern", in.Pattern)
+				return in, toolErr(tool.GlobInvalidPattern, "%s %q is not a valid glob: %v", param("pattern"), in.Pattern, globReason(err)).With("pattern", in.Pattern)
 			}
 			return in, nil
 		},
@@ -99,7 +99,7 @@ func searchDir(st *State, path string, allowFile bool) (sandbox.Path, *tool.Erro
 		return p, fsErr(err, "stat", p.Abs)
 	}
 	if !fi.IsDir() && !allowFile {
-		return p, toolErr(InvalidInput, "%s %s is a file, not a directory; give the directory to search", param("path"), p.Abs).With("path", p.Abs)
+		return p, toolErr(tool.InvalidInput, "%s %s is a file, not a directory; give the directory to search", param("path"), p.Abs).With("path", p.Abs)
 	}
 	return p, nil
 }
@@ -124,7 +124,7 @@ func runGlob(ctx context.Context, env *tool.Env, in GlobInput) (*GlobOutput, err
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, toolErr(IOError, "could not search %s: %v", dir, err).With("path", dir)
+		return nil, toolErr(tool.IOError, "could not search %s: %v", dir, err).With("path", dir)
 	}
 	out := &GlobOutput{Pattern: in.Pattern, Dir: dir, Total: len(res.Entries), Ignored: res.Ignored, Paths: []string{}}
 	size := 0

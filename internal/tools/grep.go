@@ -102,24 +102,24 @@ func Grep(lim Limits) tool.Tool {
 
 func validateGrep(_ context.Context, _ *tool.Env, in GrepInput) (GrepInput, error) {
 	if in.Pattern == "" {
-		return in, toolErr(InvalidInput, "%s is empty; give a regular expression to search for", param("pattern"))
+		return in, toolErr(tool.InvalidInput, "%s is empty; give a regular expression to search for", param("pattern"))
 	}
 	if in.OutputMode != "" && !contains(grepModes, in.OutputMode) {
-		return in, toolErr(GrepInvalidOutputMode, "%s %q is not valid; use one of %s", param("output_mode"), in.OutputMode, strings.Join(grepModes, ", ")).With("output_mode", in.OutputMode)
+		return in, toolErr(tool.GrepInvalidOutputMode, "%s %q is not valid; use one of %s", param("output_mode"), in.OutputMode, strings.Join(grepModes, ", ")).With("output_mode", in.OutputMode)
 	}
 	for name, v := range map[string]int{"-A": in.After, "-B": in.Before, "-C": in.Context, "head_limit": in.HeadLimit, "offset": in.Offset} {
 		if v < 0 {
-			return in, toolErr(InvalidInput, "%s is %d; give 0 or more", name, v)
+			return in, toolErr(tool.InvalidInput, "%s is %d; give 0 or more", name, v)
 		}
 	}
 	if in.Type != "" {
 		if _, err := ignore.NewTypes([]string{in.Type}, nil); err != nil {
-			return in, toolErr(InvalidInput, "%s %q is not a known file type; use a ripgrep type such as go, js, ts, py, rust, java, c, cpp, md, json, yaml — or filter with %s", param("type"), in.Type, param("glob")).With("type", in.Type)
+			return in, toolErr(tool.InvalidInput, "%s %q is not a known file type; use a ripgrep type such as go, js, ts, py, rust, java, c, cpp, md, json, yaml — or filter with %s", param("type"), in.Type, param("glob")).With("type", in.Type)
 		}
 	}
 	if in.Glob != "" {
 		if _, err := ignore.NewOverrides(splitGlobs(in.Glob)); err != nil {
-			return in, toolErr(InvalidInput, "%s %q is not valid: %v", param("glob"), in.Glob, err).With("glob", in.Glob)
+			return in, toolErr(tool.InvalidInput, "%s %q is not valid: %v", param("glob"), in.Glob, err).With("glob", in.Glob)
 		}
 	}
 	return in, nil
@@ -170,7 +170,7 @@ func runGrep(ctx context.Context, env *tool.Env, in GrepInput) (*GrepOutput, err
 		if errors.As(err, &me) {
 			reason = me.Err.Error()
 		}
-		return nil, toolErr(GrepInvalidPattern, "%s %q does not compile: %s; fix the regular expression (RE2 syntax: escape literal braces and parentheses)", param("pattern"), in.Pattern, reason).With("pattern", in.Pattern)
+		return nil, toolErr(tool.GrepInvalidPattern, "%s %q does not compile: %s; fix the regular expression (RE2 syntax: escape literal braces and parentheses)", param("pattern"), in.Pattern, reason).With("pattern", in.Pattern)
 	}
 	mode := search.FilesWithMatches
 	switch in.OutputMode {
@@ -199,12 +199,12 @@ func runGrep(ctx context.Context, env *tool.Env, in GrepInput) (*GrepOutput, err
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, toolErr(IOError, "could not search %s: %v", path, err).With("path", path)
+		return nil, toolErr(tool.IOError, "could not search %s: %v", path, err).With("path", path)
 	}
 	var buf bytes.Buffer
 	lineNumbers := in.LineNumbers == nil || *in.LineNumbers
 	if err := search.Render(&buf, res.Files, search.RenderOptions{Mode: mode, LineNumbers: lineNumbers, Context: before > 0 || after > 0}); err != nil {
-		return nil, toolErr(IOError, "could not render results: %v", err)
+		return nil, toolErr(tool.IOError, "could not render results: %v", err)
 	}
 	out := &GrepOutput{Pattern: in.Pattern, Path: path, Mode: mode.String(), Files: []GrepFile{}, Lines: []string{}, NumFiles: len(res.Files), Offset: in.Offset}
 	for _, f := range res.Files {

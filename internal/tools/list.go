@@ -60,12 +60,8 @@ func List() tool.Tool {
 		ReadOnly:    true,
 		Idempotent:  true,
 		Resolve: func(_ context.Context, env *tool.Env, in ListInput) (ListInput, error) {
-			p, terr := resolve(stateOf(env), in.Path)
-			if terr != nil {
-				return in, terr
-			}
-			in.at = p
-			return in, nil
+			err := in.resolve(env, in.Path, false)
+			return in, err
 		},
 		Validate: func(_ context.Context, _ *tool.Env, in ListInput) (ListInput, error) {
 			_, err := compileIgnore(in.Ignore)
@@ -79,15 +75,15 @@ func compileIgnore(pats []string) ([]*glob.Glob, error) {
 	var out []*glob.Glob
 	for i, p := range pats {
 		if strings.TrimSpace(p) == "" {
-			return nil, toolErr(InvalidInput, "%s is empty; give a glob such as *.log, or leave it out", param(fmt.Sprintf("ignore[%d]", i)))
+			return nil, toolErr(tool.InvalidInput, "%s is empty; give a glob such as *.log, or leave it out", param(fmt.Sprintf("ignore[%d]", i)))
 		}
 		g, err := glob.Compile(strings.TrimSuffix(p, "/"))
 		if err != nil {
 			var ge *glob.Error
 			if errors.As(err, &ge) {
-				return nil, toolErr(InvalidInput, "%s %q is not a valid glob: %s at offset %d; fix the pattern", param(fmt.Sprintf("ignore[%d]", i)), p, ge.Msg, ge.Pos).With("pattern", p)
+				return nil, toolErr(tool.InvalidInput, "%s %q is not a valid glob: %s at offset %d; fix the pattern", param(fmt.Sprintf("ignore[%d]", i)), p, ge.Msg, ge.Pos).With("pattern", p)
 			}
-			return nil, toolErr(InvalidInput, "%s %q is not a valid glob: %v; fix the pattern", param(fmt.Sprintf("ignore[%d]", i)), p, err).With("pattern", p)
+			return nil, toolErr(tool.InvalidInput, "%s %q is not a valid glob: %v; fix the pattern", param(fmt.Sprintf("ignore[%d]", i)), p, err).With("pattern", p)
 		}
 		out = append(out, g)
 	}
@@ -106,7 +102,7 @@ func runList(ctx context.Context, env *tool.Env, in ListInput) (*ListOutput, err
 		return nil, fsErr(err, "stat", p.Abs)
 	}
 	if !fi.IsDir() {
-		return nil, toolErr(InvalidInput, "%s is a file, not a directory; read it to see its content, or list its directory %s", p.Abs, filepath.Dir(p.Abs)).With("path", p.Abs).With("kind", "file")
+		return nil, toolErr(tool.InvalidInput, "%s is a file, not a directory; read it to see its content, or list its directory %s", p.Abs, filepath.Dir(p.Abs)).With("path", p.Abs).With("kind", "file")
 	}
 	entries, err := st.FS.ReadDir(p)
 	if err != nil {

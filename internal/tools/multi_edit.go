@@ -17,9 +17,7 @@ var multiEditDescription string
 type MultiEditInput struct {
 	Path  string     `json:"path" jsonschema:"the file to edit: absolute, or relative to the working directory"`
 	Edits []EditItem `json:"edits" jsonschema:"the edits, applied in order, each to the text the earlier ones produced; all succeed or none is applied"`
-	resolved
-	// file is the text file as validation loaded it.
-	file *textFile
+	editTarget
 }
 
 // EditItem is one edit of a multi-edit.
@@ -37,31 +35,23 @@ func MultiEdit() tool.Tool {
 		Description: multiEditDescription,
 		Destructive: true,
 		Resolve: func(_ context.Context, env *tool.Env, in MultiEditInput) (MultiEditInput, error) {
-			p, terr := resolveTarget(stateOf(env), in.Path)
-			if terr != nil {
-				return in, terr
-			}
-			in.at = p
-			return in, nil
+			err := in.resolve(env, in.Path, true)
+			return in, err
 		},
 		Validate: func(_ context.Context, env *tool.Env, in MultiEditInput) (MultiEditInput, error) {
 			switch {
 			case len(in.Edits) == 0:
-				return in, toolErr(InvalidInput, "%s is empty; give at least one {%s, %s} edit", param("edits"), tool.Field("edits[0].old_str"), tool.Field("edits[0].new_str")).With("path", in.Path)
+				return in, toolErr(tool.InvalidInput, "%s is empty; give at least one {%s, %s} edit", param("edits"), tool.Field("edits[0].old_str"), tool.Field("edits[0].new_str")).With("path", in.Path)
 			case len(in.Edits) > stateOf(env).Limits.MaxEdits:
-				return in, toolErr(InvalidInput, "%s has %d entries, over the limit of %d; split the change into several calls", param("edits"), len(in.Edits), stateOf(env).Limits.MaxEdits).With("path", in.Path)
+				return in, toolErr(tool.InvalidInput, "%s has %d entries, over the limit of %d; split the change into several calls", param("edits"), len(in.Edits), stateOf(env).Limits.MaxEdits).With("path", in.Path)
 			}
 			for i, e := range in.Edits {
 				if err := checkEdit(in.Path, e.edit(), fmt.Sprintf("edits[%d]", i)); err != nil {
 					return in, err
 				}
 			}
-			f, terr := loadText(stateOf(env), in.at)
-			if terr != nil {
-				return in, terr
-			}
-			in.file = f
-			return in, nil
+			err := in.load(env)
+			return in, err
 		},
 	}, runMultiEdit)
 }
@@ -95,9 +85,9 @@ func runMultiEdit(_ context.Context, env *tool.Env, in MultiEditInput) (*EditOut
 			return nil, terr.With("index", ee.Index)
 		}
 		if errors.Is(err, textedit.ErrNoChange) {
-			return nil, toolErr(InvalidInput, "the edits together leave %s as it is; nothing was changed", f.p.Abs).With("path", f.p.Abs)
+			return nil, toolErr(tool.InvalidInput, "the edits together leave %s as it is; nothing was changed", f.p.Abs).With("path", f.p.Abs)
 		}
-		return nil, toolErr(InternalError, "edit of %s failed: %v", f.p.Abs, err).With("path", f.p.Abs)
+		return nil, toolErr(tool.InternalError, "edit of %s failed: %v", f.p.Abs, err).With("path", f.p.Abs)
 	}
 	return finishEdit(st, f, res, len(edits))
 }

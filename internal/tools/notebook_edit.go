@@ -57,12 +57,8 @@ func NotebookEdit() tool.Tool {
 		Description: notebookEditDescription,
 		Destructive: true,
 		Resolve: func(_ context.Context, env *tool.Env, in NotebookEditInput) (NotebookEditInput, error) {
-			p, terr := resolveTarget(stateOf(env), in.Path)
-			if terr != nil {
-				return in, terr
-			}
-			in.at = p
-			return in, nil
+			err := in.resolve(env, in.Path, true)
+			return in, err
 		},
 		Validate: func(_ context.Context, env *tool.Env, in NotebookEditInput) (NotebookEditInput, error) {
 			if _, err := notebookEdit(in); err != nil {
@@ -83,17 +79,17 @@ func NotebookEdit() tool.Tool {
 // since.
 func loadNotebook(st *State, p sandbox.Path) (*prior, *tool.Error) {
 	if !strings.EqualFold(filepath.Ext(p.Abs), ".ipynb") {
-		return nil, toolErr(InvalidInput, "%s is not a Jupyter notebook (.ipynb); edit other files with the edit tool", p.Abs).With("path", p.Abs)
+		return nil, toolErr(tool.InvalidInput, "%s is not a Jupyter notebook (.ipynb); edit other files with the edit tool", p.Abs).With("path", p.Abs)
 	}
 	fi, terr := statTarget(st, p)
 	if terr != nil {
 		return nil, terr
 	}
 	if fi == nil {
-		return nil, toolErr(PathNotFound, "%s does not exist; check the path (to create a notebook, write its JSON whole)", p.Abs).With("path", p.Abs)
+		return nil, toolErr(tool.PathNotFound, "%s does not exist; check the path (to create a notebook, write its JSON whole)", p.Abs).With("path", p.Abs)
 	}
 	if fi.Size() > st.Limits.MaxFileSize {
-		return nil, toolErr(FileTooLarge, "%s is %d bytes, over the %d-byte limit for edits", p.Abs, fi.Size(), st.Limits.MaxFileSize).With("path", p.Abs)
+		return nil, toolErr(tool.FileTooLarge, "%s is %d bytes, over the %d-byte limit for edits", p.Abs, fi.Size(), st.Limits.MaxFileSize).With("path", p.Abs)
 	}
 	data, terr := readFile(st, p)
 	if terr != nil {
@@ -116,27 +112,27 @@ func notebookEdit(in NotebookEditInput) (notebook.Edit, *tool.Error) {
 	case "delete":
 		e.Mode = notebook.Delete
 	default:
-		return e, toolErr(InvalidInput, "%s %q is not one of replace, insert or delete; leave it out to replace a cell", param("edit_mode"), in.EditMode).With("path", in.Path)
+		return e, toolErr(tool.InvalidInput, "%s %q is not one of replace, insert or delete; leave it out to replace a cell", param("edit_mode"), in.EditMode).With("path", in.Path)
 	}
 	switch in.CellType {
 	case "", "code", "markdown", "raw":
 	default:
-		return e, toolErr(InvalidInput, "%s %q is not one of code, markdown or raw", param("cell_type"), in.CellType).With("path", in.Path)
+		return e, toolErr(tool.InvalidInput, "%s %q is not one of code, markdown or raw", param("cell_type"), in.CellType).With("path", in.Path)
 	}
 	if in.CellIndex != nil {
 		if in.CellID != "" {
-			return e, toolErr(InvalidInput, "both %s %q and %s %d are given; name the cell by one of them", param("cell_id"), in.CellID, param("cell_index"), *in.CellIndex).With("path", in.Path)
+			return e, toolErr(tool.InvalidInput, "both %s %q and %s %d are given; name the cell by one of them", param("cell_id"), in.CellID, param("cell_index"), *in.CellIndex).With("path", in.Path)
 		}
 		if *in.CellIndex < 0 {
-			return e, toolErr(InvalidInput, "%s is %d; give a 0-based cell index (0 is the first cell)", param("cell_index"), *in.CellIndex).With("path", in.Path)
+			return e, toolErr(tool.InvalidInput, "%s is %d; give a 0-based cell index (0 is the first cell)", param("cell_index"), *in.CellIndex).With("path", in.Path)
 		}
 		e.Index = *in.CellIndex
 	}
 	switch {
 	case e.Mode != notebook.Insert && in.CellID == "" && in.CellIndex == nil:
-		return e, toolErr(InvalidInput, "%s needs a cell: give cell_id or cell_index (0-based)", e.Mode).With("path", in.Path)
+		return e, toolErr(tool.InvalidInput, "%s needs a cell: give cell_id or cell_index (0-based)", e.Mode).With("path", in.Path)
 	case e.Mode == notebook.Insert && in.CellType == "":
-		return e, toolErr(InvalidInput, "insert needs cell_type: code or markdown").With("path", in.Path)
+		return e, toolErr(tool.InvalidInput, "insert needs cell_type: code or markdown").With("path", in.Path)
 	}
 	return e, nil
 }
@@ -160,7 +156,7 @@ func runNotebookEdit(_ context.Context, env *tool.Env, in NotebookEditInput) (*N
 		return nil, notebookErr(p.Abs, err)
 	}
 	if int64(len(out)) > st.Limits.MaxFileSize {
-		return nil, toolErr(FileTooLarge, "the edit would make %s %d bytes, over the %d-byte limit; nothing was changed", p.Abs, len(out), st.Limits.MaxFileSize).With("path", p.Abs)
+		return nil, toolErr(tool.FileTooLarge, "the edit would make %s %d bytes, over the %d-byte limit; nothing was changed", p.Abs, len(out), st.Limits.MaxFileSize).With("path", p.Abs)
 	}
 	if _, terr := commit(st, p, out); terr != nil {
 		return nil, terr
@@ -173,15 +169,15 @@ func notebookErr(path string, err error) *tool.Error {
 	var nf *notebook.CellNotFoundError
 	switch {
 	case errors.As(err, &nf):
-		te := toolErr(InvalidInput, "no such cell in %s: %v; read the notebook to see its cells", path, err).With("path", path).With("cell_count", nf.Count)
+		te := toolErr(tool.InvalidInput, "no such cell in %s: %v; read the notebook to see its cells", path, err).With("path", path).With("cell_count", nf.Count)
 		if nf.ID != "" {
 			return te.With("cell_id", nf.ID)
 		}
 		return te.With("cell_index", nf.Index)
 	case errors.Is(err, notebook.ErrNotNotebook):
-		return toolErr(InvalidInput, "%s cannot be edited as a notebook: %v; fix its JSON with the edit tool", path, err).With("path", path)
+		return toolErr(tool.InvalidInput, "%s cannot be edited as a notebook: %v; fix its JSON with the edit tool", path, err).With("path", path)
 	}
-	return toolErr(InvalidInput, "cannot edit %s: %v", path, err).With("path", path)
+	return toolErr(tool.InvalidInput, "cannot edit %s: %v", path, err).With("path", path)
 }
 
 // Content renders the output as the native profile shows it.

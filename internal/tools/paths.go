@@ -21,10 +21,26 @@ func (r resolved) Paths() []string {
 	return []string{r.at.Abs}
 }
 
+// resolve settles path for the resolve stage: a path to write when target
+// (see resolveTarget), else any path.
+func (r *resolved) resolve(env *tool.Env, path string, target bool) error {
+	st := stateOf(env)
+	var terr *tool.Error
+	if target {
+		r.at, terr = resolveTarget(st, path)
+	} else {
+		r.at, terr = resolve(st, path)
+	}
+	if terr != nil {
+		return terr
+	}
+	return nil
+}
+
 // resolve turns a path argument into a confined path, or a coded error.
 func resolve(st *State, p string) (sandbox.Path, *tool.Error) {
 	if strings.TrimSpace(p) == "" {
-		return sandbox.Path{}, toolErr(InvalidInput, "%s is empty; give an absolute path or one relative to the working directory %s", param("path"), st.Cwd())
+		return sandbox.Path{}, toolErr(tool.InvalidInput, "%s is empty; give an absolute path or one relative to the working directory %s", param("path"), st.Cwd())
 	}
 	sp, err := st.FS.Resolve(st.Cwd(), p)
 	if err != nil {
@@ -44,24 +60,24 @@ func fsErr(err error, op, path string) *tool.Error {
 	}
 	switch {
 	case errors.Is(err, sandbox.ErrDenied):
-		te := toolErr(AccessDenied, "%s", err.Error()).With("path", path)
+		te := toolErr(tool.AccessDenied, "%s", err.Error()).With("path", path)
 		if se != nil && len(se.Roots) > 0 {
 			// Outside every root (rather than matching a deny pattern).
 			te = te.With("roots", se.Roots)
 		}
 		return te
 	case errors.Is(err, sandbox.ErrNotFound):
-		return toolErr(PathNotFound, "%s does not exist; check the path, or glob for the file name", path).With("path", path)
+		return toolErr(tool.PathNotFound, "%s does not exist; check the path, or glob for the file name", path).With("path", path)
 	case errors.Is(err, sandbox.ErrInvalid):
-		return toolErr(InvalidInput, "%s; give an absolute path or one relative to the working directory", err.Error()).With("path", path)
+		return toolErr(tool.InvalidInput, "%s; give an absolute path or one relative to the working directory", err.Error()).With("path", path)
 	case errors.Is(err, sandbox.ErrNotDir):
-		return toolErr(InvalidInput, "%s: a part of the path is a file, not a directory; check the path", path).With("path", path)
+		return toolErr(tool.InvalidInput, "%s: a part of the path is a file, not a directory; check the path", path).With("path", path)
 	case errors.Is(err, sandbox.ErrIsDir):
-		return toolErr(InvalidInput, "%s is a directory, not a file; give a file's path", path).With("path", path).With("kind", "directory")
+		return toolErr(tool.InvalidInput, "%s is a directory, not a file; give a file's path", path).With("path", path).With("kind", "directory")
 	}
 	msg := err.Error()
 	if se != nil && se.Err != nil {
 		msg = se.Err.Error()
 	}
-	return toolErr(IOError, "could not %s %s: %s", op, path, msg).With("path", path)
+	return toolErr(tool.IOError, "could not %s %s: %s", op, path, msg).With("path", path)
 }

@@ -72,19 +72,15 @@ func Read(lim Limits) tool.Tool {
 		Idempotent:     true,
 		MaxResultChars: lim.ReadChars,
 		Resolve: func(_ context.Context, env *tool.Env, in ReadInput) (ReadInput, error) {
-			p, terr := resolve(stateOf(env), in.Path)
-			if terr != nil {
-				return in, terr
-			}
-			in.at = p
-			return in, nil
+			err := in.resolve(env, in.Path, false)
+			return in, err
 		},
 		Validate: func(_ context.Context, env *tool.Env, in ReadInput) (ReadInput, error) {
 			if in.Offset < 0 {
-				return in, toolErr(InvalidInput, "%s is %d; give a 1-based line number (1 or more), or leave it out to start at line 1", param("offset"), in.Offset)
+				return in, toolErr(tool.InvalidInput, "%s is %d; give a 1-based line number (1 or more), or leave it out to start at line 1", param("offset"), in.Offset)
 			}
 			if in.Limit < 0 {
-				return in, toolErr(InvalidInput, "%s is %d; give a positive number of lines, or leave it out for up to %d", param("limit"), in.Limit, stateOf(env).Limits.ReadLines)
+				return in, toolErr(tool.InvalidInput, "%s is %d; give a positive number of lines, or leave it out for up to %d", param("limit"), in.Limit, stateOf(env).Limits.ReadLines)
 			}
 			return in, nil
 		},
@@ -100,7 +96,7 @@ func runRead(ctx context.Context, env *tool.Env, in ReadInput) (*ReadOutput, err
 	}
 	if fi.IsDir() {
 		if st.Behavior.ReadFilesOnly {
-			return nil, toolErr(InvalidInput, "%s is a directory, not a file; give the path of a file", p.Abs).With("path", p.Abs).With("kind", "directory")
+			return nil, toolErr(tool.InvalidInput, "%s is a directory, not a file; give the path of a file", p.Abs).With("path", p.Abs).With("kind", "directory")
 		}
 		text, note, err := listTree(ctx, st, p, 2)
 		if err != nil {
@@ -109,12 +105,12 @@ func runRead(ctx context.Context, env *tool.Env, in ReadInput) (*ReadOutput, err
 		return &ReadOutput{Path: p.Abs, Kind: "directory", Lines: splitLines(text), StartLine: 1, Note: note}, nil
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, toolErr(InvalidInput, "%s is not a regular file (mode %s); read a file or a directory", p.Abs, fi.Mode())
+		return nil, toolErr(tool.InvalidInput, "%s is not a regular file (mode %s); read a file or a directory", p.Abs, fi.Mode())
 	}
 	windowed := in.Offset > 0 || in.Limit > 0
 	if fi.Size() > st.Limits.MaxFileSize {
 		if !windowed {
-			return nil, toolErr(FileTooLarge, "%s is %d bytes, over the %d-byte limit; read it in parts with %s and %s (e.g. %[4]s 1, %[5]s %[6]d)", p.Abs, fi.Size(), st.Limits.MaxFileSize, param("offset"), param("limit"), st.Limits.ReadLines).With("path", p.Abs)
+			return nil, toolErr(tool.FileTooLarge, "%s is %d bytes, over the %d-byte limit; read it in parts with %s and %s (e.g. %[4]s 1, %[5]s %[6]d)", p.Abs, fi.Size(), st.Limits.MaxFileSize, param("offset"), param("limit"), st.Limits.ReadLines).With("path", p.Abs)
 		}
 		return readWindow(st, p, fi, in)
 	}
@@ -138,7 +134,7 @@ func runRead(ctx context.Context, env *tool.Env, in ReadInput) (*ReadOutput, err
 	case bytes.HasPrefix(data, []byte("%PDF-")):
 		text, err = pdfText(data)
 		if err != nil {
-			return nil, toolErr(IOError, "could not read PDF %s: %v", p.Abs, err)
+			return nil, toolErr(tool.IOError, "could not read PDF %s: %v", p.Abs, err)
 		}
 		out.Kind = "pdf"
 	case strings.EqualFold(filepath.Ext(p.Abs), ".ipynb"):
@@ -173,9 +169,9 @@ func runRead(ctx context.Context, env *tool.Env, in ReadInput) (*ReadOutput, err
 func decodeText(p sandbox.Path, fi os.FileInfo, data []byte, out *ReadOutput) (string, error) {
 	text, enc, err := textedit.Decode(data)
 	if errors.Is(err, textedit.ErrBinary) {
-		return "", toolErr(BinaryFile, "%s is a binary file (%d bytes, %s) and cannot be shown as text", p.Abs, fi.Size(), http.DetectContentType(data)).With("path", p.Abs)
+		return "", toolErr(tool.BinaryFile, "%s is a binary file (%d bytes, %s) and cannot be shown as text", p.Abs, fi.Size(), http.DetectContentType(data)).With("path", p.Abs)
 	} else if err != nil {
-		return "", toolErr(IOError, "could not decode %s: %v", p.Abs, err)
+		return "", toolErr(tool.IOError, "could not decode %s: %v", p.Abs, err)
 	}
 	out.Kind, out.Encoding = "text", encodingName(enc)
 	return text, nil
@@ -192,7 +188,7 @@ func window(out *ReadOutput, lines []string, in ReadInput, lim Limits) error {
 	}
 	out.TotalLines = len(lines)
 	if start > len(lines) {
-		return toolErr(InvalidInput, "offset %d is past the end of %s, which has %d lines; use an offset from 1 to %d", start, out.Path, len(lines), max(len(lines), 1))
+		return toolErr(tool.InvalidInput, "offset %d is past the end of %s, which has %d lines; use an offset from 1 to %d", start, out.Path, len(lines), max(len(lines), 1))
 	}
 	end := min(len(lines), start-1+n)
 	out.StartLine = start
@@ -224,7 +220,7 @@ func readWindow(st *State, p sandbox.Path, fi os.FileInfo, in ReadInput) (*ReadO
 	for line+1 < start {
 		ok, err := skipLine(r)
 		if err != nil {
-			return nil, toolErr(IOError, "could not read %s at line %d: %v", p.Abs, line+1, err)
+			return nil, toolErr(tool.IOError, "could not read %s at line %d: %v", p.Abs, line+1, err)
 		}
 		if !ok {
 			eof = true
@@ -238,7 +234,7 @@ func readWindow(st *State, p sandbox.Path, fi os.FileInfo, in ReadInput) (*ReadO
 			break
 		}
 		if err != nil && err != io.EOF {
-			return nil, toolErr(IOError, "could not read %s at line %d: %v", p.Abs, line+1, err)
+			return nil, toolErr(tool.IOError, "could not read %s at line %d: %v", p.Abs, line+1, err)
 		}
 		line++
 		if line >= start+n {
@@ -246,7 +242,7 @@ func readWindow(st *State, p sandbox.Path, fi os.FileInfo, in ReadInput) (*ReadO
 			break
 		}
 		if bytes.IndexByte(b, 0) >= 0 {
-			return nil, toolErr(BinaryFile, "%s holds binary data at line %d and cannot be shown as text", p.Abs, line)
+			return nil, toolErr(tool.BinaryFile, "%s holds binary data at line %d and cannot be shown as text", p.Abs, line)
 		}
 		out.Lines = append(out.Lines, cutLine(latin1IfInvalid(b), st.Limits.LineChars, &out.CutLines))
 		out.cutAt = st.Limits.LineChars
@@ -257,7 +253,7 @@ func readWindow(st *State, p sandbox.Path, fi os.FileInfo, in ReadInput) (*ReadO
 	if !out.More {
 		out.TotalLines = line
 		if start > line {
-			return nil, toolErr(InvalidInput, "offset %d is past the end of %s, which has %d lines; use an offset from 1 to %d", start, p.Abs, line, max(line, 1))
+			return nil, toolErr(tool.InvalidInput, "offset %d is past the end of %s, which has %d lines; use an offset from 1 to %d", start, p.Abs, line, max(line, 1))
 		}
 	}
 	st.Ledger.Record(p.Abs, fi, nil, true)
@@ -347,7 +343,7 @@ func readAll(fs *sandbox.Set, p sandbox.Path) ([]byte, error) {
 	defer f.Close()
 	data, err := readSized(f)
 	if err != nil {
-		return nil, toolErr(IOError, "could not read %s: %v", p.Abs, err)
+		return nil, toolErr(tool.IOError, "could not read %s: %v", p.Abs, err)
 	}
 	return data, nil
 }

@@ -138,7 +138,7 @@ func TestReadPDFPageByPage(t *testing.T) {
 	checkLedger(t, f, "doc.pdf", data)
 
 	f.put("broken.pdf", []byte("%PDF-1.4\nnot really\n"), 0o644)
-	res = f.fail(IOError, "read", map[string]any{"path": "broken.pdf"})
+	res = f.fail(tool.IOError, "read", map[string]any{"path": "broken.pdf"})
 	if !strings.Contains(res.TextOf(), f.path("broken.pdf")) {
 		t.Errorf("message %q lacks the path", res.TextOf())
 	}
@@ -182,7 +182,7 @@ func TestReadBinaryIsAClearError(t *testing.T) {
 	f := newFixture(t)
 	data := []byte("\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00")
 	f.put("prog", data, 0o755)
-	res := f.fail(BinaryFile, "read", map[string]any{"path": "prog"})
+	res := f.fail(tool.BinaryFile, "read", map[string]any{"path": "prog"})
 	if msg := res.TextOf(); !strings.Contains(msg, f.path("prog")) || !strings.Contains(msg, "binary") {
 		t.Errorf("message %q", msg)
 	}
@@ -237,10 +237,10 @@ func TestReadWindowOfALargeFileRecordsAPartialEntry(t *testing.T) {
 func TestReadResultsThroughTheExecutorAreCoded(t *testing.T) {
 	f := newFixture(t)
 	res := f.call("read", map[string]any{"path": "missing.txt"})
-	if !res.IsError || res.Code != PathNotFound {
+	if !res.IsError || res.Code != tool.PathNotFound {
 		t.Fatalf("%+v", res)
 	}
-	if ed, ok := res.Structured.(tool.ErrorData); !ok || ed.Code != PathNotFound || ed.Details["path"] != f.path("missing.txt") {
+	if ed, ok := res.Structured.(tool.ErrorData); !ok || ed.Code != tool.PathNotFound || ed.Details["path"] != f.path("missing.txt") {
 		t.Errorf("structured %+v", res.Structured)
 	}
 }

@@ -37,10 +37,10 @@ func TaskKill() tool.Tool {
 		Idempotent:  true,
 		Validate: func(_ context.Context, env *tool.Env, in TaskKillInput) (TaskKillInput, error) {
 			if strings.TrimSpace(in.TaskID) == "" {
-				return in, toolErr(InvalidInput, "%s is empty; give the id that %s returned for a background command", param("task_id"), tool.ToolName("bash"))
+				return in, toolErr(tool.InvalidInput, "%s is empty; give the id that %s returned for a background command", param("task_id"), tool.ToolName("bash"))
 			}
 			if stateOf(env).StartJobs == nil {
-				return in, toolErr(BashTaskNotFound, "no background task %q: this session has no shell", in.TaskID)
+				return in, toolErr(tool.BashTaskNotFound, "no background task %q: this session has no shell", in.TaskID)
 			}
 			return in, nil
 		},

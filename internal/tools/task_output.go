@@ -48,13 +48,13 @@ func TaskOutput() tool.Tool {
 		Validate: func(_ context.Context, env *tool.Env, in TaskOutputInput) (TaskOutputInput, error) {
 			st := stateOf(env)
 			if strings.TrimSpace(in.TaskID) == "" {
-				return in, toolErr(InvalidInput, "%s is empty; give the id that %s returned for a background command", param("task_id"), tool.ToolName("bash"))
+				return in, toolErr(tool.InvalidInput, "%s is empty; give the id that %s returned for a background command", param("task_id"), tool.ToolName("bash"))
 			}
 			if in.Timeout < 0 || time.Duration(in.Timeout)*time.Millisecond > st.Limits.BashMaxTimeout {
-				return in, toolErr(InvalidInput, "%s %d ms is out of range; give 0 to %d milliseconds", param("timeout"), in.Timeout, st.Limits.BashMaxTimeout.Milliseconds())
+				return in, toolErr(tool.InvalidInput, "%s %d ms is out of range; give 0 to %d milliseconds", param("timeout"), in.Timeout, st.Limits.BashMaxTimeout.Milliseconds())
 			}
 			if st.StartJobs == nil {
-				return in, toolErr(BashTaskNotFound, "no background task %q: this session has no shell", in.TaskID)
+				return in, toolErr(tool.BashTaskNotFound, "no background task %q: this session has no shell", in.TaskID)
 			}
 			return in, nil
 		},
@@ -94,9 +94,9 @@ func runTaskOutput(ctx context.Context, env *tool.Env, in TaskOutputInput) (*Tas
 // taskErr maps a job lookup error to a coded one.
 func taskErr(err error, id string) *tool.Error {
 	if errorsIsNotFound(err) {
-		return toolErr(BashTaskNotFound, "no background task %q in this session; use the %s that %s returned when it started the command", id, param("task_id"), tool.ToolName("bash")).With("task_id", id)
+		return toolErr(tool.BashTaskNotFound, "no background task %q in this session; use the %s that %s returned when it started the command", id, param("task_id"), tool.ToolName("bash")).With("task_id", id)
 	}
-	return toolErr(IOError, "could not read task %s: %v", id, err).With("task_id", id)
+	return toolErr(tool.IOError, "could not read task %s: %v", id, err).With("task_id", id)
 }
 
 // Content renders the output as the native profile shows it.

@@ -71,17 +71,17 @@ func TodoWrite() tool.Tool {
 			inProgress := 0
 			for i, t := range in.Todos {
 				if strings.TrimSpace(t.Content) == "" {
-					return in, toolErr(InvalidInput, "%s is empty; give each task a short imperative title", param(fmt.Sprintf("todos[%d].content", i)))
+					return in, toolErr(tool.InvalidInput, "%s is empty; give each task a short imperative title", param(fmt.Sprintf("todos[%d].content", i)))
 				}
 				if !contains(todoStatuses, t.Status) {
-					return in, toolErr(InvalidInput, "%s %q is not valid; use one of %s", param(fmt.Sprintf("todos[%d].status", i)), t.Status, strings.Join(todoStatuses, ", ")).With("status", t.Status)
+					return in, toolErr(tool.InvalidInput, "%s %q is not valid; use one of %s", param(fmt.Sprintf("todos[%d].status", i)), t.Status, strings.Join(todoStatuses, ", ")).With("status", t.Status)
 				}
 				if t.Status == "in_progress" {
 					inProgress++
 				}
 			}
 			if inProgress > 1 {
-				return in, toolErr(InvalidInput, "%d tasks are in_progress; exactly one task should be in_progress at a time — mark the others pending or completed", inProgress)
+				return in, toolErr(tool.InvalidInput, "%d tasks are in_progress; exactly one task should be in_progress at a time — mark the others pending or completed", inProgress)
 			}
 			return in, nil
 		},

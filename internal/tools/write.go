@@ -46,17 +46,13 @@ func Write() tool.Tool {
 		Description: writeDescription,
 		Destructive: true,
 		Resolve: func(_ context.Context, env *tool.Env, in WriteInput) (WriteInput, error) {
-			p, terr := resolveTarget(stateOf(env), in.Path)
-			if terr != nil {
-				return in, terr
-			}
-			in.at = p
-			return in, nil
+			err := in.resolve(env, in.Path, true)
+			return in, err
 		},
 		Validate: func(_ context.Context, env *tool.Env, in WriteInput) (WriteInput, error) {
 			st := stateOf(env)
 			if limit := st.Limits.MaxFileSize; int64(len(in.Content)) > limit {
-				return in, toolErr(FileTooLarge, "%s is %d bytes, over the %d-byte limit; write a smaller file, or build it in parts with edits", param("content"), len(in.Content), limit).With("path", in.Path)
+				return in, toolErr(tool.FileTooLarge, "%s is %d bytes, over the %d-byte limit; write a smaller file, or build it in parts with edits", param("content"), len(in.Content), limit).With("path", in.Path)
 			}
 			// Read before write: an existing file must have been read and
 			// be unchanged since.
@@ -104,7 +100,7 @@ func runWrite(_ context.Context, env *tool.Env, in WriteInput) (*WriteOutput, er
 		}
 	}
 	if int64(len(data)) > st.Limits.MaxFileSize {
-		return nil, toolErr(FileTooLarge, "%s is %d bytes once encoded, over the %d-byte limit; write a smaller file", param("content"), len(data), st.Limits.MaxFileSize).With("path", p.Abs)
+		return nil, toolErr(tool.FileTooLarge, "%s is %d bytes once encoded, over the %d-byte limit; write a smaller file", param("content"), len(data), st.Limits.MaxFileSize).With("path", p.Abs)
 	}
 	created, terr := commit(st, p, data)
 	if terr != nil {

@@ -25,7 +25,7 @@ func resolveTarget(st *State, path string) (sandbox.Path, *tool.Error) {
 		return resolve(st, path)
 	}
 	if strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(os.PathSeparator)) {
-		return sandbox.Path{}, toolErr(InvalidInput, "%s %q ends in a slash, which names a directory; give the path of a file", param("path"), path).With("path", path)
+		return sandbox.Path{}, toolErr(tool.InvalidInput, "%s %q ends in a slash, which names a directory; give the path of a file", param("path"), path).With("path", path)
 	}
 	p, err := st.FS.Resolve(st.Cwd(), path)
 	var se *sandbox.Error
@@ -37,7 +37,7 @@ func resolveTarget(st *State, path string) (sandbox.Path, *tool.Error) {
 		if se.Kind == sandbox.NotDir {
 			reason += ", so it cannot hold other files; check the path"
 		}
-		return sandbox.Path{}, toolErr(InvalidInput, "%s %q cannot name a file: %s", param("path"), path, reason).With("path", path)
+		return sandbox.Path{}, toolErr(tool.InvalidInput, "%s %q cannot name a file: %s", param("path"), path, reason).With("path", path)
 	}
 	if err != nil {
 		return sandbox.Path{}, fsErr(err, "resolve", path)
@@ -55,9 +55,9 @@ func statTarget(st *State, p sandbox.Path) (os.FileInfo, *tool.Error) {
 	case err != nil:
 		return nil, fsErr(err, "stat", p.Abs)
 	case fi.IsDir():
-		return nil, toolErr(InvalidInput, "%s is a directory, not a file; give the path of a file", p.Abs).With("path", p.Abs).With("kind", "directory")
+		return nil, toolErr(tool.InvalidInput, "%s is a directory, not a file; give the path of a file", p.Abs).With("path", p.Abs).With("kind", "directory")
 	case !fi.Mode().IsRegular():
-		return nil, toolErr(InvalidInput, "%s is not a regular file (mode %s); only regular files can be written", p.Abs, fi.Mode()).With("path", p.Abs)
+		return nil, toolErr(tool.InvalidInput, "%s is not a regular file (mode %s); only regular files can be written", p.Abs, fi.Mode()).With("path", p.Abs)
 	}
 	return fi, nil
 }
@@ -74,7 +74,7 @@ func checkFresh(st *State, p sandbox.Path, fi os.FileInfo, data []byte, verb str
 	}
 	seen, ok := st.Ledger.Lookup(p.Abs)
 	if !ok {
-		return nil, toolErr(FileNotViewed, "%s has not been read in this session; read it first, then %s it", p.Abs, verb).With("path", p.Abs)
+		return nil, toolErr(tool.FileNotViewed, "%s has not been read in this session; read it first, then %s it", p.Abs, verb).With("path", p.Abs)
 	}
 	changed := false
 	switch {
@@ -93,7 +93,7 @@ func checkFresh(st *State, p sandbox.Path, fi os.FileInfo, data []byte, verb str
 		changed = !seen.Unchanged(fi, data)
 	}
 	if changed {
-		return nil, toolErr(FileChanged, "%s has changed on disk since this session read it (%s); read it again, then %s it, so that those changes are not lost",
+		return nil, toolErr(tool.FileChanged, "%s has changed on disk since this session read it (%s); read it again, then %s it, so that those changes are not lost",
 			p.Abs, changeNote(seen, fi), verb).With("path", p.Abs)
 	}
 	return data, nil
@@ -119,7 +119,7 @@ func readFile(st *State, p sandbox.Path) ([]byte, *tool.Error) {
 	defer f.Close()
 	data, err := readSized(f)
 	if err != nil {
-		return nil, toolErr(IOError, "could not read %s: %v", p.Abs, err).With("path", p.Abs)
+		return nil, toolErr(tool.IOError, "could not read %s: %v", p.Abs, err).With("path", p.Abs)
 	}
 	return data, nil
 }
@@ -157,13 +157,30 @@ type textFile struct {
 	enc  textedit.Encoding
 }
 
+// editTarget is the file an edit changes: resolved by the resolve stage,
+// loaded (and checked to have been read) by the validation stage.
+type editTarget struct {
+	resolved
+	file *textFile
+}
+
+// load loads the resolved file for the edit.
+func (t *editTarget) load(env *tool.Env) error {
+	f, terr := loadText(stateOf(env), t.at)
+	if terr != nil {
+		return terr
+	}
+	t.file = f
+	return nil
+}
+
 // current returns f if the file on disk is still the one validation
 // loaded, else loads it again, with every check, so that nothing that
 // changed between validation and execution (a hook ran, time passed) is
 // overwritten.
 func (f *textFile) current(st *State) (*textFile, *tool.Error) {
 	if f == nil {
-		return nil, toolErr(InternalError, "the file to edit was not loaded by validation")
+		return nil, toolErr(tool.InternalError, "the file to edit was not loaded by validation")
 	}
 	if fi, err := st.FS.Stat(f.p); err == nil && sameFile(f.fi, fi) {
 		return f, nil
@@ -193,10 +210,10 @@ func loadText(st *State, p sandbox.Path) (*textFile, *tool.Error) {
 		return nil, terr
 	}
 	if fi == nil {
-		return nil, toolErr(PathNotFound, "%s does not exist; check the path, or to create a new file write it whole instead of editing", p.Abs).With("path", p.Abs)
+		return nil, toolErr(tool.PathNotFound, "%s does not exist; check the path, or to create a new file write it whole instead of editing", p.Abs).With("path", p.Abs)
 	}
 	if fi.Size() > st.Limits.MaxFileSize {
-		return nil, toolErr(FileTooLarge, "%s is %d bytes, over the %d-byte limit for edits; edit a smaller file, or change it with a shell command", p.Abs, fi.Size(), st.Limits.MaxFileSize).With("path", p.Abs)
+		return nil, toolErr(tool.FileTooLarge, "%s is %d bytes, over the %d-byte limit for edits; edit a smaller file, or change it with a shell command", p.Abs, fi.Size(), st.Limits.MaxFileSize).With("path", p.Abs)
 	}
 	data, terr := readFile(st, p)
 	if terr != nil {
@@ -207,7 +224,7 @@ func loadText(st *State, p sandbox.Path) (*textFile, *tool.Error) {
 	}
 	text, enc, err := textedit.Decode(data)
 	if err != nil {
-		return nil, toolErr(BinaryFile, "%s is a binary file (%d bytes) and cannot be edited as text", p.Abs, len(data)).With("path", p.Abs)
+		return nil, toolErr(tool.BinaryFile, "%s is a binary file (%d bytes) and cannot be edited as text", p.Abs, len(data)).With("path", p.Abs)
 	}
 	return &textFile{p: p, fi: fi, text: text, enc: enc}, nil
 }
@@ -216,11 +233,11 @@ func loadText(st *State, p sandbox.Path) (*textFile, *tool.Error) {
 func (f *textFile) encode(text string, st *State) ([]byte, *tool.Error) {
 	out, err := textedit.Encode(text, f.enc)
 	if err != nil {
-		return nil, toolErr(InvalidInput, "the edit cannot be written to %s without changing its encoding (%s): %v; nothing was changed",
+		return nil, toolErr(tool.InvalidInput, "the edit cannot be written to %s without changing its encoding (%s): %v; nothing was changed",
 			f.p.Abs, f.enc, err).With("path", f.p.Abs)
 	}
 	if int64(len(out)) > st.Limits.MaxFileSize {
-		return nil, toolErr(FileTooLarge, "the edit would make %s %d bytes, over the %d-byte limit; nothing was changed", f.p.Abs, len(out), st.Limits.MaxFileSize).With("path", f.p.Abs)
+		return nil, toolErr(tool.FileTooLarge, "the edit would make %s %d bytes, over the %d-byte limit; nothing was changed", f.p.Abs, len(out), st.Limits.MaxFileSize).With("path", f.p.Abs)
 	}
 	return out, nil
 }
@@ -232,7 +249,7 @@ func commit(st *State, p sandbox.Path, data []byte) (created bool, terr *tool.Er
 	created, err := st.FS.WriteFile(p, data, 0)
 	if err != nil {
 		if errors.Is(err, sandbox.ErrIsDir) {
-			return false, toolErr(InvalidInput, "%s is a directory, not a file; give the path of a file", p.Abs).With("path", p.Abs).With("kind", "directory")
+			return false, toolErr(tool.InvalidInput, "%s is a directory, not a file; give the path of a file", p.Abs).With("path", p.Abs).With("kind", "directory")
 		}
 		return false, fsErr(err, "write", p.Abs)
 	}

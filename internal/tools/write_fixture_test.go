@@ -66,7 +66,7 @@ func (f *fixture) ok(name string, in any) tool.Result {
 }
 
 // fail runs a call that must fail with code.
-func (f *fixture) fail(code Code, name string, in any) tool.Result {
+func (f *fixture) fail(code tool.Code, name string, in any) tool.Result {
 	f.t.Helper()
 	res := f.call(name, in)
 	if !res.IsError || res.Code != code {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hands-dev/hands/tool"
 )
 
 func TestWriteRefusesAFileChangedSinceItWasRead(t *testing.T) {
@@ -13,7 +15,7 @@ func TestWriteRefusesAFileChangedSinceItWasRead(t *testing.T) {
 	f.put("a.txt", []byte("one\n"), 0o644)
 	f.read("a.txt")
 	f.put("a.txt", []byte("one\ntwo\n"), 0o644) // another process writes
-	res := f.fail(FileChanged, "write", map[string]any{"path": "a.txt", "content": "mine\n"})
+	res := f.fail(tool.FileChanged, "write", map[string]any{"path": "a.txt", "content": "mine\n"})
 	if msg := res.TextOf(); !strings.Contains(msg, f.path("a.txt")) || !strings.Contains(msg, "read it again") {
 		t.Errorf("message %q must name the file and say to read it again", msg)
 	}
@@ -37,7 +39,7 @@ func TestWriteRefusesSameSizeChangeByHash(t *testing.T) {
 	if err := os.Chtimes(f.path("a.txt"), fi.ModTime(), fi.ModTime()); err != nil {
 		t.Fatal(err)
 	}
-	f.fail(FileChanged, "write", map[string]any{"path": "a.txt", "content": "x\n"})
+	f.fail(tool.FileChanged, "write", map[string]any{"path": "a.txt", "content": "x\n"})
 }
 
 func TestWriteAcceptsATouchedButUnchangedFile(t *testing.T) {
@@ -141,10 +143,10 @@ func TestWriteKeepsUTF16AndFallsBackFromLatin1(t *testing.T) {
 func TestWriteOverABinaryFileWritesTheContentAsGiven(t *testing.T) {
 	f := newFixture(t)
 	f.put("blob.bin", []byte{0, 1, 2, 3}, 0o644)
-	f.fail(FileNotViewed, "write", map[string]any{"path": "blob.bin", "content": "text\n"})
+	f.fail(tool.FileNotViewed, "write", map[string]any{"path": "blob.bin", "content": "text\n"})
 	// Reading it is refused, but the session has now seen it.
-	f.fail(BinaryFile, "read", map[string]any{"path": "blob.bin"})
-	f.fail(BinaryFile, "edit", map[string]any{"path": "blob.bin", "old_str": "\u0001", "new_str": "x"})
+	f.fail(tool.BinaryFile, "read", map[string]any{"path": "blob.bin"})
+	f.fail(tool.BinaryFile, "edit", map[string]any{"path": "blob.bin", "old_str": "\u0001", "new_str": "x"})
 	if got := f.get("blob.bin"); !bytes.Equal(got, []byte{0, 1, 2, 3}) {
 		t.Errorf("binary file changed to %q", got)
 	}
