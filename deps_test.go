@@ -9,7 +9,9 @@ import (
 
 // TestImportDirection keeps the dependency direction of DESIGN.md: engines
 // know nothing of tools, the contract imports neither the built-ins nor the
-// MCP SDK, and only mcpserver imports the SDK.
+// MCP SDK, only mcpserver imports the SDK (the command included: it serves
+// through mcpserver), and toolfmt, which a Go agent imports for the model
+// APIs' shapes, depends on the contract alone.
 func TestImportDirection(t *testing.T) {
 	out, err := exec.Command("go", "list", "-json=ImportPath,Imports", "./...").Output()
 	if err != nil {
@@ -33,8 +35,11 @@ func TestImportDirection(t *testing.T) {
 		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, mod), "/")
 		for _, imp := range p.Imports {
 			irel, ours := strings.CutPrefix(imp, mod+"/")
-			if strings.HasPrefix(imp, sdk) && rel != "mcpserver" && rel != "cmd/hands" && !strings.HasPrefix(rel, "bench") {
+			if strings.HasPrefix(imp, sdk) && rel != "mcpserver" && !strings.HasPrefix(rel, "bench") {
 				t.Errorf("%s imports the MCP SDK; only mcpserver may", p.ImportPath)
+			}
+			if rel == "toolfmt" && ours && irel != "tool" {
+				t.Errorf("toolfmt imports %s; it depends on the contract alone", imp)
 			}
 			if rel == "tool" && ours {
 				t.Errorf("tool imports %s; the contract imports nothing of Hands", imp)

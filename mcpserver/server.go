@@ -10,12 +10,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"sync"
 
 	"github.com/hands-dev/hands"
 	"github.com/hands-dev/hands/tool"
+	"github.com/hands-dev/hands/toolfmt"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -52,43 +54,29 @@ func New(rt *hands.Runtime, opts Options) *Server {
 		Instructions: fmt.Sprintf("Hands: file, search and shell tools over %v (profile %s).", rt.Roots(), rt.Profile()),
 	})
 	for _, info := range rt.Tools() {
-		s.mcp.AddTool(Definition(info), s.handler(info.Name))
+		s.mcp.AddTool(definition(info), s.handler(info.Name))
 	}
 	return s
 }
 
-// Definition returns the MCP definition of a tool, with annotations derived
-// from its metadata.
-func Definition(info tool.Info) *mcp.Tool {
-	destructive := info.Destructive
-	openWorld := info.OpenWorld
-	return &mcp.Tool{
-		Name:         info.Name,
-		Title:        info.Title,
-		Description:  info.Description,
-		InputSchema:  info.InputSchema,
-		OutputSchema: outputSchema(info.OutputSchema),
-		Annotations: &mcp.ToolAnnotations{
-			Title:           info.Title,
-			ReadOnlyHint:    info.ReadOnly,
-			DestructiveHint: &destructive,
-			IdempotentHint:  info.Idempotent,
-			OpenWorldHint:   &openWorld,
-		},
+// definition returns the SDK's form of a tool's MCP definition, which
+// toolfmt derives from the tool's metadata.
+func definition(info tool.Info) *mcp.Tool {
+	d := toolfmt.MCPDefinition(info)
+	t := &mcp.Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema}
+	if len(d.OutputSchema) > 0 {
+		t.OutputSchema = d.OutputSchema
 	}
-}
-
-// errorSchema is the structured content of a failed call.
-const errorSchema = `{"type":"object","required":["code","message"],"properties":{"code":{"type":"string","description":"the error code, e.g. PATH_NOT_FOUND"},"message":{"type":"string"},"details":{"type":"object"}}}`
-
-// outputSchema is the tool's output schema or the error object: clients
-// validate structuredContent against it on failures too, and a failure's
-// structured content carries its code.
-func outputSchema(out json.RawMessage) json.RawMessage {
-	if len(out) == 0 {
-		return nil
+	if a := d.Annotations; a != nil {
+		t.Annotations = &mcp.ToolAnnotations{
+			Title:           a.Title,
+			ReadOnlyHint:    a.ReadOnlyHint,
+			DestructiveHint: a.DestructiveHint,
+			IdempotentHint:  a.IdempotentHint,
+			OpenWorldHint:   a.OpenWorldHint,
+		}
 	}
-	return json.RawMessage(`{"type":"object","anyOf":[` + string(out) + `,` + errorSchema + `]}`)
+	return t
 }
 
 func (s *Server) handler(name string) mcp.ToolHandler {
@@ -215,6 +203,17 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	defer s.closeAll()
 	return s.mcp.Run(ctx, t)
 }
+
+// ServeIO serves one client speaking newline-delimited JSON-RPC, reading r
+// and writing w (for `hands serve`, stdin and stdout), until the client
+// disconnects or ctx ends, as Run does. It closes neither r nor w.
+func (s *Server) ServeIO(ctx context.Context, r io.Reader, w io.Writer) error {
+	return s.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopWriteCloser{w}})
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
 
 // Connect serves one client over t in the background and returns its
 // session, for in-process tests and embedding.

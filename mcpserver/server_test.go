@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/hands-dev/hands"
 	"github.com/hands-dev/hands/mcpserver"
 	"github.com/hands-dev/hands/tool"
+	"github.com/hands-dev/hands/toolfmt"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -108,6 +110,49 @@ func TestListToolsHasSchemasAndAnnotations(t *testing.T) {
 		}
 		if mt.Description == "" {
 			t.Errorf("%s: no description", mt.Name)
+		}
+	}
+}
+
+// TestListToolsIsTheMCPFormat checks that tools/list sends what
+// toolfmt.MCP gives a library user (and `hands tools --format mcp` prints).
+func TestListToolsIsTheMCPFormat(t *testing.T) {
+	cs, _ := connect(t, hands.Options{})
+	rt, err := hands.New(hands.Options{Roots: []string{t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asJSON := func(v any) any {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back any
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		return back
+	}
+	byName := func(list any) map[string]any {
+		m := map[string]any{}
+		for _, e := range list.([]any) {
+			m[e.(map[string]any)["name"].(string)] = e
+		}
+		return m
+	}
+	// The SDK lists tools by name, not in the profile's order.
+	got, want := byName(asJSON(res.Tools)), byName(asJSON(toolfmt.MCP(rt.Tools())))
+	if len(got) != len(want) || len(want) == 0 {
+		t.Fatalf("tools/list has %d tools, toolfmt.MCP %d", len(got), len(want))
+	}
+	for name, w := range want {
+		if !reflect.DeepEqual(got[name], w) {
+			t.Errorf("%s: tools/list differs from toolfmt.MCP:\n got %v\nwant %v", name, got[name], w)
 		}
 	}
 }

@@ -19,7 +19,7 @@ import (
 	"github.com/hands-dev/hands"
 	"github.com/hands-dev/hands/mcpserver"
 	"github.com/hands-dev/hands/tool"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/hands-dev/hands/toolfmt"
 )
 
 func newFlags(name, synopsis string, stderr io.Writer) *flag.FlagSet {
@@ -86,17 +86,13 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		return serveHTTP(ctx, srv, addr, token, stderr)
 	}
-	err := srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}})
+	err := srv.ServeIO(ctx, stdin, stdout)
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		fmt.Fprintf(stderr, "hands: serve: %v\n", err)
 		return exitTool
 	}
 	return exitOK
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // loopback reports whether addr binds only a loopback interface.
 func loopback(addr string) bool {
@@ -226,6 +222,16 @@ func writeJSONLine(w io.Writer, v any) {
 	fmt.Fprintf(w, "%s\n", b)
 }
 
+// writeIndented writes v as indented JSON and a newline.
+func writeIndented(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
 func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var c common
 	fs := newFlags("run", "run [flags] < calls.jsonl", stderr)
@@ -284,12 +290,12 @@ func cmdTools(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("tools", "tools [flags] [--json | --format API]", stderr)
 	c.register(fs)
 	fs.BoolVar(&asJSON, "json", false, "print the full definitions (names, descriptions, schemas, metadata) as JSON")
-	fs.StringVar(&format, "format", "", "print the definitions shaped for a model API's tool-calling request: "+strings.Join(toolFormats, ", "))
+	fs.StringVar(&format, "format", "", "print the definitions shaped for a model API's tool-calling request: "+strings.Join(toolfmt.Formats(), ", "))
 	if ok, code := parseNoArgs(fs, args, stderr); !ok {
 		return code
 	}
-	if format != "" && (asJSON || !slices.Contains(toolFormats, format)) {
-		return usageErr(stderr, "--format takes one of %s, without --json", strings.Join(toolFormats, ", "))
+	if format != "" && (asJSON || !slices.Contains(toolfmt.Formats(), format)) {
+		return usageErr(stderr, "--format takes one of %s, without --json", strings.Join(toolfmt.Formats(), ", "))
 	}
 	rt, _, code := runtimeFrom(&c, stderr)
 	if rt == nil {
@@ -297,7 +303,11 @@ func cmdTools(args []string, stdout, stderr io.Writer) int {
 	}
 	defer rt.Close()
 	if format != "" {
-		if err := printFormat(stdout, format, rt.Tools()); err != nil {
+		v, err := toolfmt.Format(format, rt.Tools())
+		if err == nil {
+			err = writeIndented(stdout, v)
+		}
+		if err != nil {
 			fmt.Fprintf(stderr, "hands: %v\n", err)
 			return exitTool
 		}
