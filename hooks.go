@@ -4,16 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"regexp"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/hands-dev/hands/internal/jobs"
 	"github.com/hands-dev/hands/tool"
 )
 
@@ -39,7 +37,10 @@ type HookCommand struct {
 	Matcher string `json:"matcher,omitempty"`
 	// Command is the shell command to run.
 	Command string `json:"command"`
-	// Timeout bounds the command; 0 means 60 seconds.
+	// Timeout bounds the command; 0 means 60 seconds. The command runs in
+	// a process group of its own: on timeout the whole group gets SIGTERM,
+	// then SIGKILL two seconds later, and whatever the command leaves
+	// running when it exits is ended the same way.
 	Timeout time.Duration `json:"timeout,omitempty"`
 }
 
@@ -52,6 +53,9 @@ var hookEvents = []string{"PreToolUse", "PostToolUse", "PostToolUseFailure"}
 // commandHooks turns hook commands into executor hooks.
 func commandHooks(cmds []HookCommand, log *slog.Logger) (tool.Hooks, error) {
 	var h tool.Hooks
+	if len(cmds) > 0 && !jobs.GroupsSupported {
+		return h, fmt.Errorf("hook commands: %w", jobs.ErrUnsupported)
+	}
 	for i, c := range cmds {
 		if strings.TrimSpace(c.Command) == "" {
 			return h, fmt.Errorf("hook %d: empty command", i)
@@ -178,8 +182,10 @@ func orText(b []byte, def string) string {
 	return def
 }
 
-// run runs the command in its own process group, killed on timeout or
-// cancellation; a failure to run or a timeout is logged and returned.
+// run runs the command in its own process group (jobs.Exec), which is
+// killed on timeout or cancellation, as is whatever the command leaves
+// running when it exits; a failure to run, a timeout or a cancellation is
+// logged and returned.
 func (h *hookRunner) run(ctx context.Context, env *tool.Env, in hookInput) (int, []byte, []byte, error) {
 	if env != nil {
 		in.SessionID = env.SessionID
@@ -195,31 +201,26 @@ func (h *hookRunner) run(ctx context.Context, env *tool.Env, in hookInput) (int,
 	if timeout <= 0 {
 		timeout = defaultHookTimeout
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", h.Command)
-	cmd.Dir = in.Cwd
-	cmd.Stdin = bytes.NewReader(payload)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+in.Cwd)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = time.Second
-	err = cmd.Run()
-	var exit *exec.ExitError
+	res, err := jobs.Exec(ctx, jobs.Command{
+		Path:    "/bin/sh",
+		Args:    []string{"sh", "-c", h.Command},
+		Dir:     in.Cwd,
+		Env:     append(os.Environ(), "CLAUDE_PROJECT_DIR="+in.Cwd),
+		Stdin:   payload,
+		Timeout: timeout,
+	})
 	switch {
-	case ctx.Err() != nil:
-		h.log.Warn("hook timed out or was cancelled", "event", h.Event, "command", h.Command, "err", ctx.Err())
-		return 0, nil, nil, ctx.Err()
-	case errors.As(err, &exit):
-		if exit.ExitCode() != 2 {
-			h.log.Warn("hook failed", "event", h.Event, "command", h.Command, "status", exit.ExitCode(), "stderr", stderr.String())
-		}
-		return exit.ExitCode(), stdout.Bytes(), stderr.Bytes(), nil
-	case err != nil:
+	case res == nil:
 		h.log.Warn("hook could not run", "event", h.Event, "command", h.Command, "err", err)
 		return 0, nil, nil, err
+	case res.TimedOut:
+		h.log.Warn("hook timed out", "event", h.Event, "command", h.Command, "timeout", timeout)
+		return 0, nil, nil, context.DeadlineExceeded
+	case res.Canceled:
+		h.log.Warn("hook was cancelled", "event", h.Event, "command", h.Command, "err", err)
+		return 0, nil, nil, err
+	case res.ExitCode != 0 && res.ExitCode != 2:
+		h.log.Warn("hook failed", "event", h.Event, "command", h.Command, "status", res.ExitCode, "signal", res.Signal, "stderr", string(res.Stderr))
 	}
-	return 0, stdout.Bytes(), stderr.Bytes(), nil
+	return res.ExitCode, res.Stdout, res.Stderr, nil
 }

@@ -1,8 +1,10 @@
 package hands_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,6 +100,50 @@ func TestAFailingOrSlowHookDoesNotBlock(t *testing.T) {
 	if time.Since(start) > 10*time.Second {
 		t.Error("the slow hook was not stopped at its timeout")
 	}
+}
+
+// TestATimedOutHookLeavesNoProcessBehind: a hook that starts a child and
+// waits for it past its timeout has its whole process group killed, the
+// child included.
+func TestATimedOutHookLeavesNoProcessBehind(t *testing.T) {
+	mk := fmt.Sprintf("%d.%d", 8000+os.Getpid()%1000, time.Now().UnixNano()%100000)
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	// The timeout may fire before the child is forked on a slow machine,
+	// which would prove nothing, so it grows until the child has started.
+	for timeout := 200 * time.Millisecond; ; timeout *= 2 {
+		sess, _ := hookSession(t, hands.HookCommand{Event: "PreToolUse", Timeout: timeout,
+			Command: `sleep ` + mk + ` & echo $! > ` + pidFile + `; wait`})
+		if res := call(sess, "view", `{"path":"a.txt"}`); res.IsError {
+			t.Fatalf("a hook that timed out blocked the call: %s", res.TextOf())
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for len(sleepsWith(mk)) > 0 {
+			if time.Now().After(deadline) {
+				t.Fatalf("the hook's child still runs: pids %v", sleepsWith(mk))
+			}
+			time.Sleep(5 * time.Millisecond) // polling for the kernel to finish the kill
+		}
+		if b, _ := os.ReadFile(pidFile); len(b) > 0 {
+			return
+		}
+		if timeout > 10*time.Second {
+			t.Fatal("the hook's child never started")
+		}
+	}
+}
+
+// sleepsWith returns the live `sleep ARG` processes; zombies have an
+// empty command line and do not count.
+func sleepsWith(arg string) []string {
+	var pids []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && bytes.Equal(b, []byte("sleep\x00"+arg+"\x00")) {
+			pids = append(pids, e.Name())
+		}
+	}
+	return pids
 }
 
 func TestBadHookCommandsAreRefusedAtStart(t *testing.T) {

@@ -47,6 +47,12 @@
 //     profile that shows merged output should set MergeStreams, one that
 //     shows stdout and stderr apart should not.
 //
-// Elsewhere than Linux, commands run without the parent-death signal or
-// the watchdog, and signals reach the shell only, not its group.
+// Exec runs one command outside any Manager (hook commands) with the same
+// process-group handling: its own group, killed whole on timeout or
+// cancellation, and what it leaves behind killed when it exits.
+//
+// On other Unix systems commands get their own session and group too, but
+// no parent-death signal or watchdog, and the shell is reaped as soon as
+// it exits. Elsewhere (Windows) signals reach the shell only, not what it
+// started, and Exec returns ErrUnsupported: GroupsSupported says which.
 package jobs

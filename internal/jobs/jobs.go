@@ -150,22 +150,12 @@ func (m *Manager) supervise(j *job, timeout time.Duration) {
 		expired = t.C
 	}
 	status := Exited
-	select {
-	case <-p.exited:
-	case <-expired:
+	switch p.await(expired, nil, m.cfg.Grace) {
+	case endedTimeout:
 		status = TimedOut
-	case <-p.killReq:
+	case endedKill:
 		status = Killed
 	}
-	gentle := true
-	select {
-	case <-p.exited:
-		status = Exited // it ended by itself: nothing has been sent yet
-	default:
-		p.terminate(m.cfg.Grace)
-		gentle = false
-	}
-	p.finish(m.cfg.Grace, gentle)
 	code, sig := p.exitStatus()
 	if status == Exited && sig != "" {
 		status = Killed

@@ -423,23 +423,8 @@ func (m *Manager) RunWith(ctx context.Context, command string, timeout time.Dura
 	out := &Output{PGID: p.pgid, CwdReset: note}
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
-	gentle := true
-	select {
-	case <-p.exited:
-	case <-timer.C:
-		out.TimedOut = true
-	case <-ctx.Done():
-		out.Canceled = true
-	case <-p.killReq:
-	}
-	select {
-	case <-p.exited:
-		out.TimedOut, out.Canceled = false, false // it ended by itself: nothing was sent
-	default:
-		p.terminate(m.cfg.Grace)
-		gentle = false
-	}
-	p.finish(m.cfg.Grace, gentle)
+	why := p.await(timer.C, ctx.Done(), m.cfg.Grace)
+	out.TimedOut, out.Canceled = why == endedTimeout, why == endedCancel
 	out.Duration = time.Since(start)
 	out.ExitCode, out.Signal = p.exitStatus()
 	out.Merged, out.Stdout, out.Stderr = s.texts(m.cfg.OutputLimit)

@@ -46,6 +46,25 @@ func (p *proc) signal(sig syscall.Signal) {
 
 // spawn starts command under the wrapper in dir, its output going to s.
 func (m *Manager) spawn(command, dir, cwdFile string, s *sink, confine func() error) (*proc, error) {
+	name := m.shellName()
+	cmd := &exec.Cmd{
+		Path: m.shell,
+		// $0 is the shell's name, so its messages read "bash: ...".
+		Args: []string{name, "-c", m.wrapper, name, command, cwdFile},
+		Dir:  dir,
+		Env:  m.env,
+	}
+	p, err := startProc(cmd, s, m.cfg.MergeStreams, &m.watch, confine)
+	if err != nil {
+		return nil, fmt.Errorf("starting %s: %w", m.shell, err)
+	}
+	return p, nil
+}
+
+// startProc starts cmd, whose Stdout, Stderr and SysProcAttr it sets, in a
+// process group of its own that watch learns of, its output drained into
+// s: down one pipe when merge is set, else one pipe per stream.
+func startProc(cmd *exec.Cmd, s *sink, merge bool, watch *watchdog, confine func() error) (*proc, error) {
 	var opened []*os.File
 	closeAll := func() {
 		for _, f := range opened {
@@ -64,25 +83,16 @@ func (m *Manager) spawn(command, dir, cwdFile string, s *sink, confine func() er
 		return nil, err
 	}
 	errR, errW := outR, outW
-	if !m.cfg.MergeStreams {
+	if !merge {
 		if errR, errW, err = pipe(); err != nil {
 			closeAll()
 			return nil, err
 		}
 	}
-	name := m.shellName()
+	cmd.Stdout, cmd.Stderr, cmd.SysProcAttr = outW, errW, sysProcAttr()
 	p := &proc{
-		cmd: &exec.Cmd{
-			Path: m.shell,
-			// $0 is the shell's name, so its messages read "bash: ...".
-			Args:        []string{name, "-c", m.wrapper, name, command, cwdFile},
-			Dir:         dir,
-			Env:         m.env,
-			Stdout:      outW,
-			Stderr:      errW,
-			SysProcAttr: sysProcAttr(),
-		},
-		watch:    &m.watch,
+		cmd:      cmd,
+		watch:    watch,
 		exited:   make(chan struct{}),
 		drained:  make(chan struct{}),
 		killReq:  make(chan struct{}),
@@ -95,12 +105,12 @@ func (m *Manager) spawn(command, dir, cwdFile string, s *sink, confine func() er
 	errW.Close()
 	if err != nil {
 		closeAll()
-		return nil, fmt.Errorf("starting %s: %w", m.shell, err)
+		return nil, err
 	}
 
 	p.pipes = []*os.File{outR}
 	var readers sync.WaitGroup
-	if m.cfg.MergeStreams {
+	if merge {
 		readers.Go(func() { s.drain(outR, nil) })
 	} else {
 		p.pipes = append(p.pipes, errR)
@@ -112,6 +122,43 @@ func (m *Manager) spawn(command, dir, cwdFile string, s *sink, confine func() er
 		close(p.drained)
 	}()
 	return p, nil
+}
+
+// ending is why await stopped waiting for a shell.
+type ending int
+
+const (
+	endedItself  ending = iota // the shell exited before anything was sent
+	endedTimeout               // the timeout passed
+	endedCancel                // done was closed (the caller's context ended)
+	endedKill                  // a kill was requested (Kill, Close)
+)
+
+// await waits until the shell exits, expired fires, done is closed or a
+// kill is requested; then, unless the shell has exited by itself, ends its
+// group (SIGTERM, then SIGKILL after grace), and in any case clears up what
+// it left (finish). A nil expired or done never fires.
+func (p *proc) await(expired <-chan time.Time, done <-chan struct{}, grace time.Duration) ending {
+	why := endedItself
+	select {
+	case <-p.exited:
+	case <-expired:
+		why = endedTimeout
+	case <-done:
+		why = endedCancel
+	case <-p.killReq:
+		why = endedKill
+	}
+	gentle := true
+	select {
+	case <-p.exited:
+		why = endedItself // it ended by itself: nothing has been sent yet
+	default:
+		p.terminate(grace)
+		gentle = false
+	}
+	p.finish(grace, gentle)
+	return why
 }
 
 // run starts the shell from a goroutine locked to its OS thread and stays

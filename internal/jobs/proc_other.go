@@ -1,4 +1,4 @@
-//go:build !linux
+//go:build !unix
 
 package jobs
 
@@ -6,8 +6,13 @@ import (
 	"syscall"
 )
 
-// Elsewhere than Linux the package runs commands with fewer guarantees:
-// no parent-death signal and signals go to the shell alone, not its group.
+// Elsewhere than Unix the package runs commands with fewer guarantees: no
+// process group, so signals go to the shell alone, and no parent-death
+// signal. Exec, which promises a group, is not supported.
+
+// GroupsSupported reports whether commands run in a process group of their
+// own that signals reach as a whole; Exec needs it.
+const GroupsSupported = false
 
 func sysProcAttr() *syscall.SysProcAttr { return nil }
 
@@ -27,11 +32,3 @@ func (p *proc) kill(sig syscall.Signal) {
 var signalNames = map[syscall.Signal]string{
 	syscall.SIGKILL: "SIGKILL", syscall.SIGTERM: "SIGTERM", syscall.SIGINT: "SIGINT",
 }
-
-// watchdog does nothing here: without a process group of their own,
-// commands share the server's, which it must not kill.
-type watchdog struct{}
-
-func (*watchdog) start(string)   {}
-func (*watchdog) send(byte, int) {}
-func (*watchdog) stop()          {}
