@@ -145,6 +145,3 @@ func TypeNames() []string {
 	slices.Sort(names)
 	return names
 }
-
-// TypeGlobs returns the globs of a type name, or nil if it is unknown.
-func TypeGlobs(name string) []string { return slices.Clone(typeDefs[name]) }

@@ -202,10 +202,6 @@ func readRules(path string) *Rules {
 	return r
 }
 
-// Dir returns the directory of the node: the nearest one at or above the
-// directory passed to Child that has ignore files.
-func (n *Node) Dir() string { return n.dir }
-
 // Empty reports whether no rule at all applies below n, so that a walker
 // can skip matching.
 func (n *Node) Empty() bool {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hands-dev/hands/internal/jobs"
@@ -31,23 +32,27 @@ func ExampleManager_Run() {
 	// "sub\n"
 }
 
-// A session whose commands run under Landlock: writable only in the root
-// and the session's temporary directory.
+// A session whose commands run under Landlock (where the kernel has it):
+// writable only in the root and the session's temporary directory.
 func ExampleConfig_confine() {
-	root, tmp := "/work/project", "/tmp/hands-session-1"
-	os.MkdirAll(tmp, 0o700)
+	root, _ := os.MkdirTemp("", "example-")
+	defer os.RemoveAll(root)
+	tmp := filepath.Join(root, ".session-tmp")
+	os.Mkdir(tmp, 0o700)
 	c := confine.New(confine.Policy{
 		Roots:    []string{root},
 		TempDir:  tmp,
 		DenyRead: confine.SecretPaths(os.Getenv("HOME")),
 	})
-	fmt.Print(c.Report()) // for hands doctor
+	_ = c.Report() // what is enforced, for hands doctor
 	m, err := jobs.NewManager(jobs.Config{TempDir: tmp, Confine: c.RestrictThread}, root, root)
 	if err != nil {
 		panic(err)
 	}
 	defer m.Close()
-	id, _ := m.Start("go test ./...", 10*time.Minute)
+	id, _ := m.Start("echo built > out.txt && cat out.txt", time.Minute)
 	res, _ := m.Output(context.Background(), id, true, time.Minute)
-	fmt.Println(res.Status, res.Output)
+	fmt.Println(res.Status, strings.TrimSpace(res.Output.String()))
+	// Output:
+	// exited built
 }

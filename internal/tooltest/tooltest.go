@@ -236,9 +236,6 @@ func (s *Scenario) Setup(root string) error {
 // baseTime is the modification time of workspace files.
 var baseTime = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
-// RunFile runs one scenario file.
-func RunFile(t *testing.T, file string) { runFile(t, file, Hooks{}) }
-
 func runFile(t *testing.T, file string, h Hooks) {
 	t.Helper()
 	data, err := os.ReadFile(file)

@@ -47,9 +47,6 @@ func (e Entry) IsDir() bool { return e.Type.IsDir() }
 // IsRegular reports whether the entry is a regular file.
 func (e Entry) IsRegular() bool { return e.Type&fs.ModeType == 0 }
 
-// Name returns the entry's base name.
-func (e Entry) Name() string { return filepath.Base(e.Path) }
-
 // Rel returns the entry's slash-separated path relative to its root, or
 // "." for a root.
 func (e Entry) Rel() string {
