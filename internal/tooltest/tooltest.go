@@ -9,17 +9,23 @@
 //	!mkdir sub/dir         an extra empty directory in the workspace
 //	!symlink link target   a symlink in the workspace
 //	!chmod 0755 file       a mode for a workspace file
-//	!touch file 60         a file's modification time, in seconds after the
-//	                       fixed time all workspace files get
+//	!touch file 60         a file's (or directory's) modification time, in
+//	                       seconds after the fixed time all workspace files
+//	                       and directories get
 //	!core list             also expose a core tool the profile leaves out,
 //	                       under its core name (repeatable)
 //
 // Its sections are the workspace files (any name), "call" (one JSON call
 // {"name":…,"input":…} per line, run in order in one session), "want" (the
 // results as text) and "after/NAME" (a file's exact content after the
-// calls). The harness unpacks the workspace into t.TempDir(), writes paths
-// under it as $ROOT, and compares. Run tests with -update to rewrite "want"
-// and "after/" sections from what the calls produced.
+// calls). A call may add "until":"TEXT" for what happens in the background
+// (a task's output): the harness repeats it until its result's text holds
+// TEXT, for at most ten seconds, and records only the last result, so the
+// call must be one that can be repeated (such as a non-blocking
+// task_output, which reports "(no new output)" until there is some). The
+// harness unpacks the workspace into t.TempDir(), writes paths under it as
+// $ROOT (and its parent as $ROOT/..), and compares. Run tests with -update
+// to rewrite "want" and "after/" sections from what the calls produced.
 package tooltest
 
 import (
@@ -90,6 +96,9 @@ type Scenario struct {
 	Touch map[string]int
 	Files map[string][]byte
 	Calls []tool.Call
+	// Until holds, for a call that has one, the text its result must hold
+	// before the scenario goes on.
+	Until map[int]string
 	Want  string
 	After map[string][]byte
 }
@@ -97,7 +106,7 @@ type Scenario struct {
 // Parse reads a scenario from txtar data.
 func Parse(data []byte) (*Scenario, error) {
 	ar := txtar.Parse(data)
-	s := &Scenario{Files: map[string][]byte{}, After: map[string][]byte{}, Modes: map[string]os.FileMode{}, Touch: map[string]int{}}
+	s := &Scenario{Files: map[string][]byte{}, After: map[string][]byte{}, Modes: map[string]os.FileMode{}, Touch: map[string]int{}, Until: map[int]string{}}
 	for _, line := range strings.Split(string(ar.Comment), "\n") {
 		if !strings.HasPrefix(line, "!") {
 			continue
@@ -159,11 +168,20 @@ func Parse(data []byte) (*Scenario, error) {
 				if strings.TrimSpace(line) == "" {
 					continue
 				}
-				var c tool.Call
+				var c struct {
+					tool.Call
+					Until *string `json:"until"`
+				}
 				if err := json.Unmarshal([]byte(line), &c); err != nil {
 					return nil, fmt.Errorf("call %q: %v", line, err)
 				}
-				s.Calls = append(s.Calls, c)
+				if c.Until != nil {
+					if *c.Until == "" {
+						return nil, fmt.Errorf("call %q: until is empty; give the text the result must hold", line)
+					}
+					s.Until[len(s.Calls)] = *c.Until
+				}
+				s.Calls = append(s.Calls, c.Call)
 			}
 		case f.Name == "want":
 			s.Want = string(f.Data)
@@ -222,15 +240,26 @@ func (s *Scenario) Setup(root string) error {
 			return err
 		}
 	}
-	// Every file gets the same fixed time unless touched, so results
-	// ordered by modification time are deterministic.
+	// Every file and directory gets the same fixed time unless touched, so
+	// results ordered by modification time are deterministic. Directories
+	// go last: writing the files moved their times.
 	for name := range s.Files {
 		at := baseTime.Add(time.Duration(s.Touch[name]) * time.Second)
 		if err := os.Chtimes(filepath.Join(root, filepath.FromSlash(name)), at, at); err != nil {
 			return err
 		}
 	}
-	return nil
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		at := baseTime.Add(time.Duration(s.Touch[filepath.ToSlash(rel)]) * time.Second)
+		return os.Chtimes(p, at, at)
+	})
 }
 
 // baseTime is the modification time of workspace files.
@@ -270,9 +299,19 @@ func runFile(t *testing.T, file string, h Hooks) {
 	}
 	defer sess.Close()
 	var got strings.Builder
-	for _, c := range s.Calls {
+	for i, c := range s.Calls {
 		c.Input = json.RawMessage(strings.ReplaceAll(string(c.Input), "$ROOT", ws))
 		res := sess.Call(context.Background(), c)
+		if until, ok := s.Until[i]; ok {
+			deadline := time.Now().Add(10 * time.Second)
+			for !strings.Contains(res.TextOf(), until) {
+				if time.Now().After(deadline) {
+					t.Fatalf("%s: call %d (%s) never returned %q; last:\n%s", file, i+1, c.Name, until, res.TextOf())
+				}
+				time.Sleep(10 * time.Millisecond) // polling a background task's real progress
+				res = sess.Call(context.Background(), c)
+			}
+		}
 		if h.Check != nil {
 			h.Check(t, rt.Profile(), res)
 		}
@@ -280,6 +319,7 @@ func runFile(t *testing.T, file string, h Hooks) {
 	}
 	out := strings.ReplaceAll(got.String(), sess.TempDir(), "$TMP")
 	out = strings.ReplaceAll(out, ws, "$ROOT")
+	out = strings.ReplaceAll(out, root, "$ROOT/..") // a path that left the root
 	if h.Scrub != nil {
 		out = h.Scrub(out)
 	}
