@@ -5,6 +5,8 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hands-dev/hands/internal/glob"
@@ -26,6 +28,9 @@ type GlobInput struct {
 	// RespectGitIgnore defaults to true.
 	RespectGitIgnore *bool `json:"respect_git_ignore,omitempty" jsonschema:"leave out what .gitignore and .ignore exclude; default true"`
 	resolved
+	// match is the pattern below the resolved directory: Pattern without
+	// a leading absolute or ../ directory part.
+	match string
 }
 
 // GlobOutput is what the glob tool returns.
@@ -52,11 +57,15 @@ func Glob(lim Limits) tool.Tool {
 		Idempotent:     true,
 		MaxResultChars: lim.GlobChars + 2000,
 		Resolve: func(_ context.Context, env *tool.Env, in GlobInput) (GlobInput, error) {
-			p, terr := searchDir(stateOf(env), in.Path, false)
+			dir, match, terr := globBase(in.Path, in.Pattern)
 			if terr != nil {
 				return in, terr
 			}
-			in.at = p
+			p, terr := searchDir(stateOf(env), dir, false)
+			if terr != nil {
+				return in, terr
+			}
+			in.at, in.match = p, match
 			return in, nil
 		},
 		Validate: func(_ context.Context, _ *tool.Env, in GlobInput) (GlobInput, error) {
@@ -74,6 +83,35 @@ func Glob(lim Limits) tool.Tool {
 			return in, nil
 		},
 	}, runGlob)
+}
+
+// globBase splits an absolute pattern, or one that starts by climbing
+// with .., into the directory it names (joined to dir) and the pattern
+// below it, so that "/src/app/*.go" searches /src/app, and a pattern that
+// reaches outside the roots is refused like a path that does. A .. after a
+// wildcard cannot be followed and is refused.
+func globBase(dir, pattern string) (string, string, *tool.Error) {
+	segs := strings.Split(filepath.ToSlash(pattern), "/")
+	static := 0
+	for static < len(segs)-1 && !strings.ContainsAny(segs[static], `*?[{\`) {
+		static++
+	}
+	for _, s := range segs[static:] {
+		if s == ".." {
+			return "", "", toolErr(tool.GlobInvalidPattern, "%s %q climbs with .. after a wildcard, which cannot be followed; give the directory to search in %s instead", param("pattern"), pattern, param("path")).With("pattern", pattern)
+		}
+	}
+	if !filepath.IsAbs(pattern) && !slices.Contains(segs[:static], "..") {
+		return dir, pattern, nil
+	}
+	base := strings.Join(segs[:static], "/")
+	if base == "" {
+		base = "/"
+	}
+	if !filepath.IsAbs(base) && dir != "" {
+		base = filepath.Join(dir, base)
+	}
+	return base, strings.Join(segs[static:], "/"), nil
 }
 
 func globReason(err error) string {
@@ -113,10 +151,10 @@ func runGlob(ctx context.Context, env *tool.Env, in GlobInput) (*GlobOutput, err
 	}
 	res, err := search.Glob(ctx, search.GlobOptions{
 		Paths:    []string{dir},
-		Pattern:  in.Pattern,
+		Pattern:  in.match,
 		FoldCase: in.CaseSensitive != nil && !*in.CaseSensitive,
 		Type:     typ,
-		Hidden:   namesHidden(in.Pattern),
+		Hidden:   namesHidden(in.match),
 		NoIgnore: in.RespectGitIgnore != nil && !*in.RespectGitIgnore,
 		Skip:     func(path string, _ bool) bool { return st.FS.Denied(path) },
 	})
