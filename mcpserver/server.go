@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"sync"
 
 	"github.com/hands-dev/hands"
@@ -27,8 +26,12 @@ type Server struct {
 	mcp *mcp.Server
 	log *slog.Logger
 
+	maxRequestSize int64
+	http           HTTPOptions
+
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*session
+	idle     *idleSessions
 }
 
 type session struct {
@@ -40,6 +43,12 @@ type session struct {
 type Options struct {
 	// Logger receives diagnostics; they must never go to stdout.
 	Logger *slog.Logger
+	// MaxRequestSize is the largest JSON-RPC message read, in bytes, on
+	// stdio and HTTP alike; zero means DefaultMaxRequestSize. A larger
+	// message is refused with an error naming the limit.
+	MaxRequestSize int64
+	// HTTP configures HTTPHandler.
+	HTTP HTTPOptions
 }
 
 // New returns a server exposing rt's tools.
@@ -48,7 +57,12 @@ func New(rt *hands.Runtime, opts Options) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{rt: rt, log: log, sessions: map[*mcp.ServerSession]*session{}}
+	s := &Server{rt: rt, log: log, sessions: map[*mcp.ServerSession]*session{},
+		maxRequestSize: opts.MaxRequestSize, http: opts.HTTP}
+	if s.maxRequestSize <= 0 {
+		s.maxRequestSize = DefaultMaxRequestSize
+	}
+	s.idle = newIdleSessions(opts.HTTP.SessionIdleTimeout, s.closeIdle)
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "hands", Title: "Hands", Version: hands.Version}, &mcp.ServerOptions{
 		Logger:       log,
 		Instructions: fmt.Sprintf("Hands: file, search and shell tools over %v (profile %s).", rt.Roots(), rt.Profile()),
@@ -84,6 +98,11 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 		sess, err := s.session(req.Session)
 		if err != nil {
 			return nil, err
+		}
+		if req.Session != nil {
+			// A running call keeps an HTTP session from going idle.
+			s.idle.begin(req.Session.ID())
+			defer s.idle.end(req.Session.ID())
 		}
 		var args json.RawMessage
 		if req.Params != nil {
@@ -221,9 +240,16 @@ func (s *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSessi
 	return s.mcp.Connect(ctx, t, nil)
 }
 
-// HTTPHandler serves Streamable HTTP; each HTTP session is an MCP session.
-func (s *Server) HTTPHandler() http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)
+// closeIdle closes the HTTP session id after its idle timeout.
+func (s *Server) closeIdle(id string) {
+	for ss := range s.mcp.Sessions() {
+		if ss.ID() == id {
+			s.log.Info("closing an idle session", "session", id, "idle", s.idle.timeout)
+			if err := ss.Close(); err != nil {
+				s.log.Warn("closing an idle session", "session", id, "err", err)
+			}
+		}
+	}
 }
 
 // Close ends every session.

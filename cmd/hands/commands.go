@@ -60,20 +60,47 @@ func sessionFrom(c *common, stderr io.Writer) (sess *hands.Session, closeAll fun
 
 func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var c common
-	var addr, token string
+	var addr, token, maxRequest, idle string
+	var origins list
 	fs := newFlags("serve", "serve [flags]", stderr)
 	c.register(fs)
 	fs.StringVar(&addr, "http", "", "serve Streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio")
 	fs.StringVar(&token, "http-token", "", "require \"Authorization: Bearer TOKEN\" on HTTP requests (default $HANDS_HTTP_TOKEN); required off loopback")
+	fs.StringVar(&maxRequest, "max-request-size", "", "largest JSON-RPC message read, in bytes (suffixes K, M, G); larger ones are refused; default 64M")
+	fs.Var(&origins, "allow-origin", "a browser origin (scheme://host[:port]) whose HTTP requests are served besides loopback ones (repeatable)")
+	fs.StringVar(&idle, "session-idle-timeout", "30m", "close an HTTP session with no request open and no call running for this long (e.g. 10m, 2h; 0 never)")
 	if ok, code := parseNoArgs(fs, args, stderr); !ok {
 		return code
+	}
+	mo := mcpserver.Options{}
+	if maxRequest != "" {
+		n, err := parseSize(maxRequest)
+		if err != nil {
+			return usageErr(stderr, "--max-request-size %q: %v", maxRequest, err)
+		}
+		mo.MaxRequestSize = n
+	}
+	for _, o := range origins {
+		if err := mcpserver.CheckOrigin(o); err != nil {
+			return usageErr(stderr, "--allow-origin: %v", err)
+		}
+	}
+	mo.HTTP.AllowOrigins = origins
+	d, err := time.ParseDuration(idle)
+	if err != nil || d < 0 {
+		return usageErr(stderr, "--session-idle-timeout %q: give a duration such as 30m or 2h, or 0 to keep idle sessions", idle)
+	}
+	mo.HTTP.SessionIdleTimeout = d
+	if d == 0 {
+		mo.HTTP.SessionIdleTimeout = -1
 	}
 	rt, opts, code := runtimeFrom(&c, stderr)
 	if rt == nil {
 		return code
 	}
 	defer rt.Close()
-	srv := mcpserver.New(rt, mcpserver.Options{Logger: opts.Logger})
+	mo.Logger = opts.Logger
+	srv := mcpserver.New(rt, mo)
 	defer srv.Close()
 	if addr != "" {
 		if token == "" {
@@ -86,7 +113,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		return serveHTTP(ctx, srv, addr, token, stderr)
 	}
-	err := srv.ServeIO(ctx, stdin, stdout)
+	err = srv.ServeStdio(ctx, stdin, stdout)
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		fmt.Fprintf(stderr, "hands: serve: %v\n", err)
 		return exitTool
