@@ -81,13 +81,14 @@ func (s *Server) HTTPHandler() http.Handler {
 			r.Body = io.NopCloser(bytes.NewReader(body))
 			r.ContentLength = int64(len(body))
 			if req, ok := msg.(*jsonrpc.Request); ok {
-				rw.id = req.ID
+				rw.id, rw.method = req.ID, req.Method
 			}
 		}
 		id := r.Header.Get("Mcp-Session-Id")
 		s.idle.begin(id)
 		defer s.idle.end(id)
 		sdk.ServeHTTP(rw, r)
+		s.log.Debug("http request done", "method", r.Method, "rpc", rw.method, "session", id, "status", rw.status)
 		if id == "" {
 			// A new session: its idle time starts now.
 			if id = w.Header().Get("Mcp-Session-Id"); id != "" {
@@ -165,15 +166,18 @@ func CheckOrigin(s string) error {
 // error responses into JSON-RPC error bodies answering the request's id.
 type responseWriter struct {
 	http.ResponseWriter
-	retry []byte
-	id    jsonrpc.ID
-	seen  bool // the first write is done
-	asRPC bool // the status was an error with a plain-text body
+	retry  []byte
+	id     jsonrpc.ID
+	method string // the JSON-RPC method of a POST
+	status int
+	seen   bool // the first write is done
+	asRPC  bool // the status was an error with a plain-text body
 }
 
 var primeEvent = []byte("event: prime\n")
 
 func (w *responseWriter) WriteHeader(code int) {
+	w.status = code
 	if code >= 400 && strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain") {
 		w.asRPC = true
 		w.Header().Set("Content-Type", "application/json")

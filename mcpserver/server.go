@@ -244,10 +244,10 @@ func (s *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSessi
 func (s *Server) closeIdle(id string) {
 	for ss := range s.mcp.Sessions() {
 		if ss.ID() == id {
-			s.log.Info("closing an idle session", "session", id, "idle", s.idle.timeout)
 			if err := ss.Close(); err != nil {
 				s.log.Warn("closing an idle session", "session", id, "err", err)
 			}
+			s.log.Info("closed an idle session", "session", id, "idle", s.idle.timeout)
 		}
 	}
 }

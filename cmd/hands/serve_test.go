@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"golang.org/x/tools/txtar"
@@ -52,7 +53,7 @@ func faults(t *testing.T) (corpus *txtar.Archive, all []fault) {
 	deep := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
 	deepParams := `{"jsonrpc":"2.0","id":20,"method":"tools/call","params":{"name":"view","arguments":` +
 		strings.Repeat(`{"a":`, 1001) + "1" + strings.Repeat("}", 1001) + "}}"
-	big := `{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"write","arguments":{"file_path":"big.txt","content":"` +
+	big := `{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"create_file","arguments":{"path":"big.txt","content":"` +
 		strings.Repeat("x", 100<<20) + `"}}}`
 	all = append(all,
 		fault{name: "nul-bytes", msg: []byte("\x00\x00\x00\x00"), code: -32700, id: "null"},
@@ -242,7 +243,7 @@ func TestFaultsOverStdio(t *testing.T) {
 func TestOversizedLineReadInBoundedMemory(t *testing.T) {
 	s := startStdio(t, "--root", workspace(t), "--max-request-size", "1M")
 	s.initialize()
-	big := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"write","arguments":{"file_path":"big.txt","content":"` +
+	big := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"create_file","arguments":{"path":"big.txt","content":"` +
 		strings.Repeat("y", 100<<20) + `"}}}`)
 	s.send(big)
 	var r reply
@@ -326,8 +327,13 @@ func TestStdinEOFAnswersEveryRequest(t *testing.T) {
 
 // httpServer is `hands serve --http` on a loopback port.
 type httpServer struct {
-	url    string
-	stderr chan string // its log lines
+	url string
+
+	mu      sync.Mutex
+	log     []string      // its stderr lines so far
+	changed chan struct{} // closed and replaced when a line comes
+	ended   bool
+	read    int // lines waitLog has looked at
 }
 
 func startHTTP(t *testing.T, args ...string) *httpServer {
@@ -346,7 +352,7 @@ func startHTTP(t *testing.T, args ...string) *httpServer {
 			t.Errorf("server exit: %v", err)
 		}
 	})
-	lines := make(chan string, 100)
+	h := &httpServer{changed: make(chan struct{})}
 	sc := bufio.NewScanner(stderr)
 	if !sc.Scan() {
 		t.Fatal("the server printed no address")
@@ -356,19 +362,24 @@ func startHTTP(t *testing.T, args ...string) *httpServer {
 	if i < 0 {
 		t.Fatalf("no address in %q", first)
 	}
+	h.url = strings.TrimSpace(first[i:])
 	go func() {
 		for sc.Scan() {
 			if strings.Contains(sc.Text(), "panic") {
 				t.Errorf("server: %s", sc.Text())
 			}
-			select {
-			case lines <- sc.Text():
-			default:
-			}
+			h.mu.Lock()
+			h.log = append(h.log, sc.Text())
+			close(h.changed)
+			h.changed = make(chan struct{})
+			h.mu.Unlock()
 		}
-		close(lines)
+		h.mu.Lock()
+		h.ended = true
+		close(h.changed)
+		h.mu.Unlock()
 	}()
-	return &httpServer{url: strings.TrimSpace(first[i:]), stderr: lines}
+	return h
 }
 
 // post sends one message to the server and returns the status and the
@@ -516,5 +527,258 @@ func TestFaultsOverHTTP(t *testing.T) {
 			t.Fatalf("tools/list after %s: %d", f.name, code)
 		}
 		toolsWork(t, f.name, r)
+	}
+}
+
+// TestForeignOriginIsRefusedBeforeAnythingRuns posts bash calls with
+// Origin headers: a foreign origin gets 403 and its command never runs;
+// loopback origins and --allow-origin ones are served.
+func TestForeignOriginIsRefusedBeforeAnythingRuns(t *testing.T) {
+	root := workspace(t)
+	h := startHTTP(t, "--root", root, "--allow-origin", "https://app.example")
+	if resp, _ := h.post(t, "", http.Header{"Origin": {"http://evil.example"}}, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+protocol+`","capabilities":{},"clientInfo":{"name":"evil","version":"1"}}}`)); resp.StatusCode != http.StatusForbidden || resp.Header.Get("Mcp-Session-Id") != "" {
+		t.Errorf("initialize from a foreign origin: %d, session %q", resp.StatusCode, resp.Header.Get("Mcp-Session-Id"))
+	}
+	session := h.initialize(t)
+	touch := func(origin, file string) (int, reply) {
+		return h.call(t, session, http.Header{"Origin": {origin}}, 2, "tools/call", `{"name":"bash","arguments":{"command":"touch `+file+`"}}`)
+	}
+	for i, origin := range []string{"http://evil.example", "null", "https://app.example.evil", "http://app.example", "https://app.example/path", "file://", "http://localhost.evil.example"} {
+		file := fmt.Sprintf("evil-%d", i)
+		code, r := touch(origin, file)
+		if code != http.StatusForbidden || r.Error == nil || !strings.Contains(r.Error.Message, "--allow-origin") {
+			t.Errorf("Origin %s: %d %+v, want 403 naming --allow-origin", origin, code, r.Error)
+		}
+	}
+	for i, origin := range []string{"http://localhost:5173", "http://127.0.0.1:9", "https://[::1]:3000", "https://app.example", "HTTPS://APP.EXAMPLE"} {
+		file := fmt.Sprintf("ok-%d", i)
+		if code, r := touch(origin, file); code != http.StatusOK || r.Error != nil || strings.Contains(string(r.Result), `"isError":true`) {
+			t.Errorf("Origin %s: %d %+v %s", origin, code, r.Error, r.Result)
+		}
+		if _, err := os.Stat(filepath.Join(root, file)); err != nil {
+			t.Errorf("Origin %s: the command did not run: %v", origin, err)
+		}
+	}
+	// The allowed calls ran after the refused ones: had those run, their
+	// files would be there by now.
+	for i := range 7 {
+		if _, err := os.Stat(filepath.Join(root, fmt.Sprintf("evil-%d", i))); err == nil {
+			t.Errorf("a command from a refused origin ran (evil-%d exists)", i)
+		}
+	}
+	if _, errOut, code := runCLI(t, "", "serve", "--root", root, "--http", "127.0.0.1:0", "--allow-origin", "app.example"); code != exitUsage || !strings.Contains(errOut, "scheme://host") {
+		t.Errorf("a bad --allow-origin: %d %q", code, errOut)
+	}
+}
+
+// TestRequestSizeLimit sends a write larger than --max-request-size over
+// HTTP (with and without Content-Length) and stdio: it is refused naming the
+// limit and the flag, nothing is written, and a small write then works.
+func TestRequestSizeLimit(t *testing.T) {
+	root := workspace(t)
+	write := func(id int, file string, n int) []byte {
+		return []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"create_file","arguments":{"path":%q,"content":%q}}}`, id, file, strings.Repeat("z", n)))
+	}
+	refused := func(t *testing.T, how string, r reply, id string) {
+		t.Helper()
+		if r.Error == nil || string(r.ID) != id || !strings.Contains(r.Error.Message, "2048 bytes (2K)") || !strings.Contains(r.Error.Message, "--max-request-size") {
+			t.Errorf("%s: %+v, want a refusal of %s naming the 2K limit and --max-request-size", how, r, id)
+		}
+	}
+	h := startHTTP(t, "--root", root, "--max-request-size", "2K")
+	session := h.initialize(t)
+	resp, msgs := h.post(t, session, versionHeader, write(5, "big-1.txt", 4096))
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || len(msgs) != 1 {
+		t.Fatalf("a 4K body: %d %+v", resp.StatusCode, msgs)
+	}
+	refused(t, "a 4K body", msgs[0], "5")
+	// Without Content-Length (chunked), the limit is met while reading.
+	req, _ := http.NewRequest(http.MethodPost, h.url, io.MultiReader(bytes.NewReader(write(6, "big-2.txt", 4096))))
+	req.Header = http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json, text/event-stream"},
+		"Mcp-Session-Id": {session}, "Mcp-Protocol-Version": {protocol}}
+	chunked, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(chunked.Body)
+	chunked.Body.Close()
+	if chunked.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("a chunked 4K body: %d %s", chunked.StatusCode, data)
+	} else {
+		refused(t, "a chunked 4K body", messages(t, chunked.Header.Get("Content-Type"), data)[0], "6")
+	}
+	if code, r := h.call(t, session, nil, 7, "tools/call", string(write(0, "small.txt", 100))[len(`{"jsonrpc":"2.0","id":0,"method":"tools/call","params":`):len(write(0, "small.txt", 100))-1]); code != http.StatusOK || r.Error != nil {
+		t.Errorf("a small write after: %d %+v", code, r.Error)
+	}
+
+	s := startStdio(t, "--root", root, "--max-request-size", "2K")
+	s.initialize()
+	s.send(write(8, "big-3.txt", 4096))
+	var r reply
+	json.Unmarshal(s.recv(), &r)
+	refused(t, "a 4K line", r, "8")
+	s.send(write(9, "small-2.txt", 100))
+	if line := s.recv(); !strings.Contains(string(line), `"id":9,"result"`) {
+		t.Errorf("a small write after: %s", line)
+	}
+	s.wait()
+	for _, f := range []string{"big-1.txt", "big-2.txt", "big-3.txt"} {
+		if _, err := os.Stat(filepath.Join(root, f)); err == nil {
+			t.Errorf("%s was written", f)
+		}
+	}
+	for _, f := range []string{"small.txt", "small-2.txt"} {
+		if data, err := os.ReadFile(filepath.Join(root, f)); err != nil || len(data) != 100 {
+			t.Errorf("%s: %d bytes, %v", f, len(data), err)
+		}
+	}
+}
+
+// waitLog reads the server's log until a line contains all of words.
+func (h *httpServer) waitLog(t *testing.T, words ...string) string {
+	t.Helper()
+	for {
+		h.mu.Lock()
+		for ; h.read < len(h.log); h.read++ {
+			line, all := h.log[h.read], true
+			for _, w := range words {
+				all = all && strings.Contains(line, w)
+			}
+			if all {
+				h.read++
+				h.mu.Unlock()
+				return line
+			}
+		}
+		ended, changed := h.ended, h.changed
+		h.mu.Unlock()
+		if ended {
+			t.Fatalf("the server ended without logging %q", words)
+		}
+		<-changed
+	}
+}
+
+// TestIdleSessionsAreClosed runs a server with a short idle timeout: a
+// session left alone is closed (its id is then unknown, 404), a session
+// whose call outlasts the timeout after its connection dropped is not (the
+// client resumes and gets the result), and new sessions still open.
+func TestIdleSessionsAreClosed(t *testing.T) {
+	root := workspace(t)
+	h := startHTTP(t, "--root", root, "--session-idle-timeout", "300ms", "--log-level", "debug")
+	busy := h.initialize(t)
+	prime := h.cutCall(t, busy, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"bash","arguments":{"command":"while [ ! -e go ]; do sleep 0.05; done; echo still-here"}}}`)
+	// The idle session starts after the busy one has no request open: by
+	// the time it is closed, the busy one has been as long without one.
+	idle := h.initialize(t)
+	h.waitLog(t, "closed an idle session", "session="+idle)
+	code, r := h.call(t, idle, nil, 3, "tools/list", "{}")
+	if code != http.StatusNotFound || r.Error == nil {
+		t.Errorf("a request in the closed session: %d %+v, want 404 with a JSON-RPC error", code, r)
+	}
+	if err := os.WriteFile(filepath.Join(root, "go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res := h.resume(t, busy, prime["id"], "2"); !strings.Contains(string(res.Result), "still-here") {
+		t.Errorf("the busy session's call: %+v %s", res.Error, res.Result)
+	}
+	fresh := h.initialize(t)
+	if code, r := h.call(t, fresh, nil, 4, "tools/list", "{}"); code != http.StatusOK {
+		t.Errorf("a new session: %d %+v", code, r)
+	}
+}
+
+// TestResumeAfterTheConnectionDrops cuts the connection of a tools/call in
+// the middle of its bash command, lets the command finish, and reconnects
+// with Last-Event-ID: the result is replayed. The stream's first event is
+// the priming event of SEP-1699, with an id, a retry field and no data.
+func TestResumeAfterTheConnectionDrops(t *testing.T) {
+	root := workspace(t)
+	h := startHTTP(t, "--root", root, "--log-level", "debug")
+	session := h.initialize(t)
+	prime := h.cutCall(t, session, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"bash","arguments":{"command":"while [ ! -e go ]; do sleep 0.05; done; echo resumed-result"}}}`)
+	if prime["event"] != "prime" || prime["id"] == "" || prime["retry"] != "1000" || prime["data"] != "" {
+		t.Errorf("priming event %q, want event prime, an id, retry 1000, empty data", prime)
+	}
+	if err := os.WriteFile(filepath.Join(root, "go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res := h.resume(t, session, prime["id"], "2"); !strings.Contains(string(res.Result), "resumed-result") {
+		t.Errorf("result %+v %s", res.Error, res.Result)
+	}
+}
+
+// cutCall posts a call, reads the first event of its stream and drops the
+// connection; it returns once the server has seen the request end.
+func (h *httpServer) cutCall(t *testing.T, session, body string) map[string]string {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, h.url, strings.NewReader(body))
+	req.Header = http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json, text/event-stream"},
+		"Mcp-Session-Id": {session}, "Mcp-Protocol-Version": {protocol}}
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		t.Fatalf("call: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	first, err := readEvent(bufio.NewReader(resp.Body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close() // the connection drops mid-call
+	// Until the server has seen the drop, the stream is still taken.
+	h.waitLog(t, "http request done", "rpc=tools/call", "session="+session)
+	return first
+}
+
+// resume reconnects to a stream with Last-Event-ID and reads it until the
+// reply to id.
+func (h *httpServer) resume(t *testing.T, session, lastEventID, id string) reply {
+	t.Helper()
+	get, _ := http.NewRequest(http.MethodGet, h.url, nil)
+	get.Header = http.Header{"Accept": {"text/event-stream"}, "Mcp-Session-Id": {session},
+		"Mcp-Protocol-Version": {protocol}, "Last-Event-Id": {lastEventID}}
+	resp, err := http.DefaultClient.Do(get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		data, _ := io.ReadAll(resp.Body)
+		t.Fatalf("reconnect: %d %s", resp.StatusCode, data)
+	}
+	r := bufio.NewReader(resp.Body)
+	for {
+		ev, err := readEvent(r)
+		if err != nil {
+			t.Fatalf("the resumed stream ended without the reply to %s: %v", id, err)
+		}
+		var msg reply
+		if ev["data"] != "" && json.Unmarshal([]byte(ev["data"]), &msg) == nil && string(msg.ID) == id {
+			return msg
+		}
+	}
+}
+
+// readEvent reads one server-sent event.
+func readEvent(r *bufio.Reader) (map[string]string, error) {
+	ev := map[string]string{}
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return nil, err
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if line == "" {
+			if len(ev) == 0 {
+				continue
+			}
+			return ev, nil
+		}
+		if k, v, ok := strings.Cut(line, ":"); ok && k != "" {
+			ev[k] = strings.TrimPrefix(v, " ")
+		}
 	}
 }
