@@ -248,6 +248,7 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if isCall = isCall && req.IsCall(); isCall {
 		c.mu.Lock()
 		c.outgoing[req.ID] = true
+		c.signal()
 		c.mu.Unlock()
 	}
 	err = c.writeLine(data)

@@ -1,0 +1,142 @@
+package mcpserver_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hands-dev/hands"
+	"github.com/hands-dev/hands/mcpserver"
+	"github.com/hands-dev/hands/tool"
+)
+
+// TestStdinEOFAnswersACallWaitingOnTheClient closes stdin while a call
+// waits for the client's answer to an elicitation: no answer can come, so
+// the call is answered as refused and ServeStdio returns instead of hanging.
+func TestStdinEOFAnswersACallWaitingOnTheClient(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	rt, err := hands.New(hands.Options{Roots: []string{root}, Policy: tool.PolicyFunc(
+		func(context.Context, tool.Info, tool.Call, any) (tool.Decision, string) {
+			return tool.Ask, "asking"
+		})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	srv := mcpserver.New(rt, mcpserver.Options{})
+	defer srv.Close()
+	inR, inW, _ := os.Pipe()
+	outR, outW, _ := os.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- srv.ServeStdio(context.Background(), inR, outW); outW.Close() }()
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"elicitation":{}},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"create_file","arguments":{"path":"x.txt","content":"x"}}}`,
+	} {
+		inW.WriteString(line + "\n")
+	}
+	inW.Close()
+	var asked, answered bool
+	sc := bufio.NewScanner(outR)
+	for sc.Scan() {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Result json.RawMessage `json:"result"`
+			Error  json.RawMessage `json:"error"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("stdout line %q", sc.Text())
+		}
+		asked = asked || m.Method == "elicitation/create"
+		if string(m.ID) == "2" {
+			answered = true
+			if !strings.Contains(string(m.Result)+string(m.Error), "closed its input") {
+				t.Errorf("the call's reply does not say why: %s %s", m.Result, m.Error)
+			}
+		}
+	}
+	if err := <-done; err != nil {
+		t.Errorf("ServeStdio: %v", err)
+	}
+	if !asked || !answered {
+		t.Errorf("asked %v, answered %v", asked, answered)
+	}
+	if _, err := os.Stat(filepath.Join(root, "x.txt")); err == nil {
+		t.Error("the unanswered call wrote its file")
+	}
+}
+
+// TestStdioDuplicateIDAndCancelledCall sends a second request with the id
+// of one still running (refused, the first still answered), cancels another
+// running call and closes stdin: the server answers the first request and
+// ends, without waiting for a reply the client no longer wants.
+func TestStdioDuplicateIDAndCancelledCall(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	started, ended := make(chan string, 4), make(chan string, 4)
+	release := make(chan struct{})
+	rt, err := hands.New(hands.Options{Roots: []string{root}, Tools: testTools(started, ended, release)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	srv := mcpserver.New(rt, mcpserver.Options{})
+	defer srv.Close()
+	inR, inW, _ := os.Pipe()
+	outR, outW, _ := os.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- srv.ServeStdio(context.Background(), inR, outW); outW.Close() }()
+	out := bufio.NewReader(outR)
+	send := func(s string) { inW.WriteString(s + "\n") }
+	recv := func() map[string]any {
+		line, err := out.ReadBytes('\n')
+		if err != nil {
+			return nil
+		}
+		var m map[string]any
+		json.Unmarshal(line, &m)
+		return m
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	recv()
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"block","arguments":{"name":"a"}}}`)
+	<-started
+	send(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"block","arguments":{"name":"b"}}}`)
+	if m := recv(); m["id"] != nil || !strings.Contains(m["error"].(map[string]any)["message"].(string), "already used") {
+		t.Errorf("a duplicate id: %v", m)
+	}
+	send(`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"block","arguments":{"name":"c"}}}`)
+	if s := <-started; s != "c" {
+		t.Fatalf("started %s", s)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":6}}`)
+	inW.Close()
+	if got := <-ended; got != "c:cancelled" {
+		t.Errorf("ended %s", got)
+	}
+	close(release)
+	answered := false
+	for m := recv(); m != nil; m = recv() {
+		answered = answered || m["id"] == float64(5) && m["result"] != nil
+	}
+	if err := <-done; err != nil {
+		t.Errorf("ServeStdio: %v", err)
+	}
+	if !answered {
+		t.Error("the first request 5 was not answered")
+	}
+	if got := <-ended; got != "a:released" {
+		t.Errorf("ended %s", got)
+	}
+	select {
+	case s := <-started:
+		t.Errorf("the duplicate ran: %s", s)
+	default:
+	}
+}
