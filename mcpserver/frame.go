@@ -10,11 +10,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
-// DefaultMaxRequestSize is the largest JSON-RPC message the server reads
-// when Options.MaxRequestSize is zero. A write of a file at the default
-// --max-file-size (10 MiB) can take up to six times that once JSON escapes
-// control bytes as \u00XX; 64 MiB leaves room for it.
-const DefaultMaxRequestSize = 64 << 20
+// defaultMaxRequestSize is the largest JSON-RPC message read when
+// Options.MaxRequestSize is zero: room for a write of the largest file the
+// tools accept with its JSON escapes (twice its size), plus 1 MiB for the
+// rest of the message — 21 MiB at the default 10 MiB file size. The SDK
+// holds several copies of a message while decoding it (the server peaks
+// at about ten times a large message's size), so the limit is kept near
+// what a tool can use.
+func defaultMaxRequestSize(maxFileSize int64) int64 {
+	return 2*maxFileSize + 1<<20
+}
 
 // maxDepth is the deepest nesting of objects and arrays a message may have:
 // the SDK's decoder refuses anything deeper, so it is refused here first,

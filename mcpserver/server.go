@@ -44,8 +44,9 @@ type Options struct {
 	// Logger receives diagnostics; they must never go to stdout.
 	Logger *slog.Logger
 	// MaxRequestSize is the largest JSON-RPC message read, in bytes, on
-	// stdio and HTTP alike; zero means DefaultMaxRequestSize. A larger
-	// message is refused with an error naming the limit.
+	// stdio and HTTP alike; zero means twice the runtime's MaxFileSize
+	// plus 1 MiB. A larger message is refused with an error naming the
+	// limit.
 	MaxRequestSize int64
 	// HTTP configures HTTPHandler.
 	HTTP HTTPOptions
@@ -60,7 +61,7 @@ func New(rt *hands.Runtime, opts Options) *Server {
 	s := &Server{rt: rt, log: log, sessions: map[*mcp.ServerSession]*session{},
 		maxRequestSize: opts.MaxRequestSize, http: opts.HTTP}
 	if s.maxRequestSize <= 0 {
-		s.maxRequestSize = DefaultMaxRequestSize
+		s.maxRequestSize = defaultMaxRequestSize(rt.Limits().MaxFileSize)
 	}
 	s.idle = newIdleSessions(opts.HTTP.SessionIdleTimeout, s.closeIdle)
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "hands", Title: "Hands", Version: hands.Version}, &mcp.ServerOptions{

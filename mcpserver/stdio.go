@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"slices"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -300,10 +301,18 @@ func (f *frameReader) next() (line []byte, size int64, over bool, err error) {
 		if err == nil {
 			content-- // the newline
 		}
-		if !over && content > f.limit {
+		switch {
+		case over:
+		case content > f.limit:
 			over = true
 			line = bytes.Clone(append(line, chunk...)[:min(len(line)+len(chunk), headSize)])
-		} else if !over {
+		default:
+			if need := len(line) + len(chunk); need > cap(line) {
+				// Grow by doubling, but never past the limit: a line
+				// near it is not held twice over.
+				grown := min(max(2*cap(line), need), int(f.limit)+len(chunk))
+				line = slices.Grow(line, grown-len(line))
+			}
 			line = append(line, chunk...)
 		}
 		switch {

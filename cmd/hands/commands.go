@@ -66,7 +66,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	c.register(fs)
 	fs.StringVar(&addr, "http", "", "serve Streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio")
 	fs.StringVar(&token, "http-token", "", "require \"Authorization: Bearer TOKEN\" on HTTP requests (default $HANDS_HTTP_TOKEN); required off loopback")
-	fs.StringVar(&maxRequest, "max-request-size", "", "largest JSON-RPC message read, in bytes (suffixes K, M, G); larger ones are refused; default 64M")
+	fs.StringVar(&maxRequest, "max-request-size", "", "largest JSON-RPC message read, in bytes (suffixes K, M, G); larger ones are refused; default twice --max-file-size plus 1M (21M)")
 	fs.Var(&origins, "allow-origin", "a browser origin (scheme://host[:port]) whose HTTP requests are served besides loopback ones (repeatable)")
 	fs.StringVar(&idle, "session-idle-timeout", "30m", "close an HTTP session with no request open and no call running for this long (e.g. 10m, 2h; 0 never)")
 	if ok, code := parseNoArgs(fs, args, stderr); !ok {
