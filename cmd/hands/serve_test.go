@@ -3,9 +3,11 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -14,7 +16,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/tools/txtar"
 )
 
@@ -780,5 +784,121 @@ func readEvent(r *bufio.Reader) (map[string]string, error) {
 		if k, v, ok := strings.Cut(line, ":"); ok && k != "" {
 			ev[k] = strings.TrimPrefix(v, " ")
 		}
+	}
+}
+
+// cutter is a TCP proxy that can drop every connection through it, and
+// says when both a call's request and its stream's priming event passed.
+type cutter struct {
+	ln     net.Listener
+	target string
+	primed chan struct{} // closed once "tools/call" went up and "event: prime" came down
+	once   sync.Once
+
+	mu    sync.Mutex
+	conns []net.Conn
+	call  bool
+}
+
+func newCutter(t *testing.T, target string) *cutter {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &cutter{ln: ln, target: target, primed: make(chan struct{})}
+	t.Cleanup(func() { ln.Close(); c.cut() })
+	go func() {
+		for {
+			down, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			up, err := net.Dial("tcp", target)
+			if err != nil {
+				down.Close()
+				continue
+			}
+			c.mu.Lock()
+			c.conns = append(c.conns, down, up)
+			c.mu.Unlock()
+			go c.pipe(up, down, "tools/call")
+			go c.pipe(down, up, "event: prime")
+		}
+	}()
+	return c
+}
+
+func (c *cutter) pipe(dst, src net.Conn, watch string) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			if bytes.Contains(buf[:n], []byte(watch)) {
+				c.mu.Lock()
+				if watch == "tools/call" {
+					c.call = true
+				} else if c.call {
+					c.once.Do(func() { close(c.primed) })
+				}
+				c.mu.Unlock()
+			}
+			if _, err := dst.Write(buf[:n]); err != nil {
+				break
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	dst.Close()
+	src.Close()
+}
+
+func (c *cutter) cut() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, conn := range c.conns {
+		conn.Close()
+	}
+	c.conns = nil
+}
+
+// TestSDKClientResumesAfterTheConnectionDrops drops every connection of
+// the go-sdk's Streamable HTTP client while its call runs: the client
+// reconnects with Last-Event-ID by itself and gets the call's result.
+func TestSDKClientResumesAfterTheConnectionDrops(t *testing.T) {
+	root := workspace(t)
+	h := startHTTP(t, "--root", root)
+	proxy := newCutter(t, strings.TrimSuffix(strings.TrimPrefix(h.url, "http://"), "/"))
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	client := mcp.NewClient(&mcp.Implementation{Name: "resumer", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + proxy.ln.Addr().String() + "/"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	type result struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "bash", Arguments: map[string]any{"command": "while [ ! -e go ]; do sleep 0.05; done; echo survived-the-cut"}})
+		done <- result{res, err}
+	}()
+	select {
+	case <-proxy.primed:
+	case <-ctx.Done():
+		t.Fatal("the call's stream had no priming event: it cannot be resumed")
+	}
+	proxy.cut()
+	if err := os.WriteFile(filepath.Join(root, "go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	if r.err != nil || r.res.IsError || !strings.Contains(r.res.Content[0].(*mcp.TextContent).Text, "survived-the-cut") {
+		t.Fatalf("call across a dropped connection: %v %+v", r.err, r.res)
 	}
 }
