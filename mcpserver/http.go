@@ -246,6 +246,31 @@ func newIdleSessions(timeout time.Duration, close func(id string)) *idleSessions
 
 // begin marks session id busy.
 func (t *idleSessions) begin(id string) {
+	t.update(id, func(e *idleSession) {
+		e.busy++
+		if e.timer != nil {
+			e.timer.Stop()
+		}
+	})
+}
+
+// end ends what begin began; the session's idle time starts when nothing
+// is left.
+func (t *idleSessions) end(id string) {
+	t.update(id, func(e *idleSession) {
+		if e.busy--; e.busy > 0 {
+			return
+		}
+		if e.timer == nil {
+			e.timer = time.AfterFunc(t.timeout, func() { t.expire(id, e) })
+		} else {
+			e.timer.Reset(t.timeout)
+		}
+	})
+}
+
+// update calls f with the state of session id, t.mu held.
+func (t *idleSessions) update(id string, f func(*idleSession)) {
 	if id == "" || t.timeout < 0 {
 		return
 	}
@@ -256,32 +281,7 @@ func (t *idleSessions) begin(id string) {
 		e = &idleSession{}
 		t.sessions[id] = e
 	}
-	e.busy++
-	if e.timer != nil {
-		e.timer.Stop()
-	}
-}
-
-// end ends what begin began; the session's idle time starts when nothing
-// is left.
-func (t *idleSessions) end(id string) {
-	if id == "" || t.timeout < 0 {
-		return
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	e := t.sessions[id]
-	if e == nil {
-		return
-	}
-	if e.busy--; e.busy > 0 {
-		return
-	}
-	if e.timer == nil {
-		e.timer = time.AfterFunc(t.timeout, func() { t.expire(id, e) })
-	} else {
-		e.timer.Reset(t.timeout)
-	}
+	f(e)
 }
 
 func (t *idleSessions) expire(id string, e *idleSession) {

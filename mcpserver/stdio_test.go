@@ -14,25 +14,35 @@ import (
 	"github.com/hands-dev/hands/tool"
 )
 
+// servePipes runs ServeStdio over real pipes for a runtime made from opts
+// (its root a temporary directory): stdin to write, stdout to read, and
+// ServeStdio's result.
+func servePipes(t *testing.T, opts hands.Options) (root string, stdin *os.File, stdout *os.File, done <-chan error) {
+	t.Helper()
+	root, _ = filepath.EvalSymlinks(t.TempDir())
+	opts.Roots = []string{root}
+	rt, err := hands.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close() })
+	srv := mcpserver.New(rt, mcpserver.Options{})
+	t.Cleanup(func() { srv.Close() })
+	inR, inW, _ := os.Pipe()
+	outR, outW, _ := os.Pipe()
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ServeStdio(context.Background(), inR, outW); outW.Close() }()
+	return root, inW, outR, errc
+}
+
 // TestStdinEOFAnswersACallWaitingOnTheClient closes stdin while a call
 // waits for the client's answer to an elicitation: no answer can come, so
 // the call is answered as refused and ServeStdio returns instead of hanging.
 func TestStdinEOFAnswersACallWaitingOnTheClient(t *testing.T) {
-	root, _ := filepath.EvalSymlinks(t.TempDir())
-	rt, err := hands.New(hands.Options{Roots: []string{root}, Policy: tool.PolicyFunc(
+	root, inW, outR, done := servePipes(t, hands.Options{Policy: tool.PolicyFunc(
 		func(context.Context, tool.Info, tool.Call, any) (tool.Decision, string) {
 			return tool.Ask, "asking"
 		})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rt.Close()
-	srv := mcpserver.New(rt, mcpserver.Options{})
-	defer srv.Close()
-	inR, inW, _ := os.Pipe()
-	outR, outW, _ := os.Pipe()
-	done := make(chan error, 1)
-	go func() { done <- srv.ServeStdio(context.Background(), inR, outW); outW.Close() }()
 	for _, line := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"elicitation":{}},"clientInfo":{"name":"t","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
@@ -77,20 +87,9 @@ func TestStdinEOFAnswersACallWaitingOnTheClient(t *testing.T) {
 // running call and closes stdin: the server answers the first request and
 // ends, without waiting for a reply the client no longer wants.
 func TestStdioDuplicateIDAndCancelledCall(t *testing.T) {
-	root, _ := filepath.EvalSymlinks(t.TempDir())
 	started, ended := make(chan string, 4), make(chan string, 4)
 	release := make(chan struct{})
-	rt, err := hands.New(hands.Options{Roots: []string{root}, Tools: testTools(started, ended, release)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rt.Close()
-	srv := mcpserver.New(rt, mcpserver.Options{})
-	defer srv.Close()
-	inR, inW, _ := os.Pipe()
-	outR, outW, _ := os.Pipe()
-	done := make(chan error, 1)
-	go func() { done <- srv.ServeStdio(context.Background(), inR, outW); outW.Close() }()
+	_, inW, outR, done := servePipes(t, hands.Options{Tools: testTools(started, ended, release)})
 	out := bufio.NewReader(outR)
 	send := func(s string) { inW.WriteString(s + "\n") }
 	recv := func() map[string]any {
