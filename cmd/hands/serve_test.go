@@ -902,3 +902,32 @@ func TestSDKClientResumesAfterTheConnectionDrops(t *testing.T) {
 		t.Fatalf("call across a dropped connection: %v %+v", r.err, r.res)
 	}
 }
+
+// TestStdinEOFEndsASubscription pipes a subscriptions/listen (protocol
+// 2026-07-28, which ends only when cancelled) and a tools/list, then
+// closes stdin: the subscription is cancelled, both are answered, and the
+// server exits 0 instead of waiting forever.
+func TestStdinEOFEndsASubscription(t *testing.T) {
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "serve", "--root", workspace(t))
+	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{` + meta + `,"notifications":{"toolsListChanged":true}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{` + meta + `}}` + "\n")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v (stderr %s)", err, stderr.String())
+	}
+	answered := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var r reply
+		if json.Unmarshal([]byte(line), &r) == nil && r.ID != nil && r.Error == nil {
+			answered[string(r.ID)] = true
+		}
+	}
+	if !answered["1"] || !answered["2"] {
+		t.Errorf("answered %v:\n%s", answered, out)
+	}
+}
