@@ -105,8 +105,8 @@ func decodeMessage(data []byte) (jsonrpc.Message, *badMessage) {
 		}
 		return nil, invalidRequest(jsonrpc.ID{}, "JSON-RPC batches (arrays) are not supported (MCP removed them in 2025-06-18); send each message as its own object")
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(data, &fields); err != nil {
+	var env envelope
+	if err := json.Unmarshal(data, &env); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) {
 			return nil, invalidRequest(jsonrpc.ID{}, "a JSON-RPC message is a JSON object, got a JSON %s", typeErr.Value)
@@ -114,35 +114,32 @@ func decodeMessage(data []byte) (jsonrpc.Message, *badMessage) {
 		// Answer the request when its id can still be read.
 		return nil, parseError(idFromPrefix(data[:min(len(data), headSize)]), "%v", err)
 	}
-	if fields == nil {
+	if data[0] != '{' {
 		return nil, invalidRequest(jsonrpc.ID{}, "a JSON-RPC message is a JSON object, got null")
 	}
-	id, idErr := readID(fields["id"])
+	id, idErr := readID(env.ID)
 	if idErr != "" {
 		return nil, invalidRequest(jsonrpc.ID{}, "%s", idErr)
 	}
-	if v := fields["jsonrpc"]; string(v) != `"2.0"` {
+	if v := env.JSONRPC; string(v) != `"2.0"` {
 		if v == nil {
 			return nil, invalidRequest(id, `the "jsonrpc" member is missing; every message has "jsonrpc":"2.0"`)
 		}
-		return nil, invalidRequest(id, `"jsonrpc" is %s; it must be "2.0"`, v)
+		return nil, invalidRequest(id, `"jsonrpc" is %s; it must be "2.0"`, clip(v))
 	}
-	method, hasMethod := fields["method"]
-	_, hasResult := fields["result"]
-	_, hasError := fields["error"]
 	switch {
-	case hasMethod:
-		if len(method) == 0 || method[0] != '"' {
-			return nil, invalidRequest(id, `"method" is %s; it must be a string`, method)
+	case env.Method != nil:
+		if env.Method[0] != '"' {
+			return nil, invalidRequest(id, `"method" is %s; it must be a string`, clip(env.Method))
 		}
-		if p, ok := fields["params"]; ok && len(p) > 0 && p[0] != '{' && p[0] != '[' && string(p) != "null" {
-			return nil, invalidRequest(id, `"params" is %s; it must be an object`, p)
+		if p := env.Params; p != nil && p[0] != '{' && p[0] != '[' && string(p) != "null" {
+			return nil, invalidRequest(id, `"params" is %s; it must be an object`, clip(p))
 		}
-	case hasResult || hasError:
+	case env.Result != nil || env.Error != nil:
 		if !id.IsValid() {
 			return nil, invalidRequest(id, "a response has the id of the request it answers")
 		}
-		if hasResult && hasError {
+		if env.Result != nil && env.Error != nil {
 			return nil, invalidRequest(id, `a response has "result" or "error", not both`)
 		}
 	default:
@@ -152,11 +149,42 @@ func decodeMessage(data []byte) (jsonrpc.Message, *badMessage) {
 	if err != nil {
 		return nil, invalidRequest(id, "%v", err)
 	}
+	// encoding/json matched member names regardless of case, the SDK does
+	// not: both must have read the same message.
+	var sameID, sameKind bool
+	switch m := msg.(type) {
+	case *jsonrpc.Request:
+		sameID, sameKind = m.ID == id, env.Method != nil
+	case *jsonrpc.Response:
+		sameID, sameKind = m.ID == id, env.Method == nil
+	}
+	if !sameID || !sameKind {
+		return nil, invalidRequest(jsonrpc.ID{}, `member names are lower case: "jsonrpc", "id", "method", "params", "result", "error"`)
+	}
 	return msg, nil
 }
 
+// envelope holds the members of a message as they stand in its text:
+// checking a message copies none of its (possibly large) params.
+type envelope struct {
+	JSONRPC member `json:"jsonrpc"`
+	ID      member `json:"id"`
+	Method  member `json:"method"`
+	Params  member `json:"params"`
+	Result  member `json:"result"`
+	Error   member `json:"error"`
+}
+
+// member is a member's value, aliasing the message; nil when absent.
+type member []byte
+
+func (m *member) UnmarshalJSON(b []byte) error {
+	*m = b
+	return nil
+}
+
 // readID reads an id member, or says why it cannot be answered to.
-func readID(raw json.RawMessage) (jsonrpc.ID, string) {
+func readID(raw []byte) (jsonrpc.ID, string) {
 	const want = "must be a string or an integer"
 	switch {
 	case raw == nil:

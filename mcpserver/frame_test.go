@@ -29,6 +29,9 @@ var messageSeeds = []string{
 	`{"jsonrpc":"2.0","id":1,"JSONRPC":"1.0","method":"x"}`,
 	`{"jsonrpc":"2.0","jsonrpc":"1.0","id":1,"method":"x"}`,
 	`"\ud800"`,
+	`{"jsonrpc":"2.0","Id":5,"method":"tools/list"}`,
+	`{"jsonrpc":"2.0","id":5,"Method":"tools/list"}`,
+	`{"JSONRPC":"2.0","id":5,"method":"tools/list"}`,
 }
 
 // FuzzDecodeMessage checks that any input is either a message the SDK
@@ -58,6 +61,15 @@ func FuzzDecodeMessage(f *testing.F) {
 		}
 		if _, err := jsonrpc.EncodeMessage(msg); err != nil {
 			t.Fatalf("%q: decoded %#v does not encode: %v", data, msg, err)
+		}
+		// What the stdio connection waits on must be what the SDK read:
+		// a call by its exact id member.
+		var exact map[string]json.RawMessage
+		if err := json.Unmarshal(data, &exact); err != nil {
+			t.Fatalf("%q accepted but not an object: %v", data, err)
+		}
+		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() != (exact["id"] != nil) {
+			t.Fatalf("%q: the SDK read call %v, the message has id %s", data, req.IsCall(), exact["id"])
 		}
 	})
 }
