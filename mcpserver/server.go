@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"sync"
 
@@ -223,17 +222,6 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	defer s.closeAll()
 	return s.mcp.Run(ctx, t)
 }
-
-// ServeIO serves one client speaking newline-delimited JSON-RPC, reading r
-// and writing w (for `hands serve`, stdin and stdout), until the client
-// disconnects or ctx ends, as Run does. It closes neither r nor w.
-func (s *Server) ServeIO(ctx context.Context, r io.Reader, w io.Writer) error {
-	return s.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopWriteCloser{w}})
-}
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // Connect serves one client over t in the background and returns its
 // session, for in-process tests and embedding.

@@ -15,13 +15,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// ServeStdio serves one client over newline-delimited JSON-RPC: requests
-// from in, replies to out. A line that is not a valid message is answered
+// ServeIO serves one client speaking newline-delimited JSON-RPC, reading
+// in and writing out (for `hands serve`, stdin and stdout), until in ends or
+// ctx does; it closes neither. A line that is not a valid message is answered
 // with a JSON-RPC error (-32700 or -32600) and the server goes on; a line
 // longer than Options.MaxRequestSize is refused and skipped in bounded
 // memory. When in ends, every request already read is answered before
-// ServeStdio returns nil.
-func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+// ServeIO returns nil.
+func (s *Server) ServeIO(ctx context.Context, in io.Reader, out io.Writer) error {
 	return s.Run(ctx, &lineTransport{in: in, out: out, limit: s.maxRequestSize, log: s.log})
 }
 

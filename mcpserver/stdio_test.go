@@ -14,9 +14,9 @@ import (
 	"github.com/hands-dev/hands/tool"
 )
 
-// servePipes runs ServeStdio over real pipes for a runtime made from opts
+// servePipes runs ServeIO over real pipes for a runtime made from opts
 // (its root a temporary directory): stdin to write, stdout to read, and
-// ServeStdio's result.
+// ServeIO's result.
 func servePipes(t *testing.T, opts hands.Options) (root string, stdin *os.File, stdout *os.File, done <-chan error) {
 	t.Helper()
 	root, _ = filepath.EvalSymlinks(t.TempDir())
@@ -31,13 +31,13 @@ func servePipes(t *testing.T, opts hands.Options) (root string, stdin *os.File, 
 	inR, inW, _ := os.Pipe()
 	outR, outW, _ := os.Pipe()
 	errc := make(chan error, 1)
-	go func() { errc <- srv.ServeStdio(context.Background(), inR, outW); outW.Close() }()
+	go func() { errc <- srv.ServeIO(context.Background(), inR, outW); outW.Close() }()
 	return root, inW, outR, errc
 }
 
 // TestStdinEOFAnswersACallWaitingOnTheClient closes stdin while a call
 // waits for the client's answer to an elicitation: no answer can come, so
-// the call is answered as refused and ServeStdio returns instead of hanging.
+// the call is answered as refused and ServeIO returns instead of hanging.
 func TestStdinEOFAnswersACallWaitingOnTheClient(t *testing.T) {
 	root, inW, outR, done := servePipes(t, hands.Options{Policy: tool.PolicyFunc(
 		func(context.Context, tool.Info, tool.Call, any) (tool.Decision, string) {
@@ -72,7 +72,7 @@ func TestStdinEOFAnswersACallWaitingOnTheClient(t *testing.T) {
 		}
 	}
 	if err := <-done; err != nil {
-		t.Errorf("ServeStdio: %v", err)
+		t.Errorf("ServeIO: %v", err)
 	}
 	if !asked || !answered {
 		t.Errorf("asked %v, answered %v", asked, answered)
@@ -125,7 +125,7 @@ func TestStdioDuplicateIDAndCancelledCall(t *testing.T) {
 		answered = answered || m["id"] == float64(5) && m["result"] != nil
 	}
 	if err := <-done; err != nil {
-		t.Errorf("ServeStdio: %v", err)
+		t.Errorf("ServeIO: %v", err)
 	}
 	if !answered {
 		t.Error("the first request 5 was not answered")

@@ -113,7 +113,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		return serveHTTP(ctx, srv, addr, token, stderr)
 	}
-	err = srv.ServeStdio(ctx, stdin, stdout)
+	err = srv.ServeIO(ctx, stdin, stdout)
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		fmt.Fprintf(stderr, "hands: serve: %v\n", err)
 		return exitTool

@@ -22,7 +22,6 @@ import (
 	"golang.org/x/tools/txtar"
 )
 
-
 // fault is one bad message and the reply it must get.
 type fault struct {
 	name string
