@@ -6,13 +6,16 @@
 //
 // What it promises, on Linux:
 //
-//   - Each command runs as `bash -c WRAPPER bash COMMAND CWDFILE` from the
+//   - Each command runs as `bash -c WRAPPER bash COMMAND` from the
 //     session's working directory, with stdin from /dev/null, in a new
 //     session and process group (so it has no controlling terminal to
 //     prompt on), with the environment of Config.Env (see BuildEnv: an
 //     allow list, so the server's secrets never reach commands).
 //   - The wrapper evals the command and writes the shell's final `pwd -P`
-//     to a file from an EXIT trap, so a `cd` carries to the next call
+//     from an EXIT trap to a pipe the shell inherits on descriptor 9 (read
+//     to its end, keeping the last line of at most 4 KiB: nothing in a
+//     directory a command can write is ever opened by path, so no FIFO or
+//     link planted there can hang or flood the server), so a `cd` carries to the next call
 //     whatever the command's text (heredocs, trailing comments, `exit N`,
 //     failures); the output is never parsed for it. A command that ends in
 //     `exec` or clears the trap and exits keeps the old directory. When

@@ -100,9 +100,9 @@ func (m *Manager) StartWith(command string, timeout time.Duration, o Options) (s
 		return "", err
 	}
 	n := m.seq.Add(1)
-	s, _ := m.prepare("job", n)
-	// A job's final directory is of no use: the wrapper writes it to /dev/null.
-	p, err := m.spawn(command, dir, "/dev/null", s, m.confine(o))
+	s := m.prepare("job", n)
+	// A job's final directory is of no use: it gets no pipe for it.
+	p, err := m.spawn(command, dir, false, s, m.confine(o))
 	if err != nil {
 		s.close()
 		return "", err

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -172,27 +173,39 @@ func NewManager(cfg Config, dir, fallback string) (*Manager, error) {
 
 func (m *Manager) shellName() string { return filepath.Base(m.shell) }
 
+// cwdFD is the descriptor on which the wrapper writes the shell's final
+// directory: a pipe the shell inherits, never a file in a directory a
+// command can write (a FIFO or a link to /dev/zero planted there would
+// hang or flood the server). 9 because POSIX shells (dash) take only one
+// digit in a redirection, and scripts reach for 3 first.
+const cwdFD = 9
+
+// maxCwdLine bounds the final directory read from the pipe (PATH_MAX).
+const maxCwdLine = 4096
+
 // wrapperScript returns the script `sh -c` runs. The command comes in as
 // $1 and is run by eval, never pasted into the script, so heredocs,
 // trailing comments and quotes mean what they mean at a prompt; on one
-// line, so the shell's messages give the command's own line numbers. $2
-// names the file the shell writes its final directory to, from an EXIT
-// trap (which runs on `exit`, on `set -e` failures and at the end) and
-// again after eval returns (in case the command replaced the trap); a
-// file rather than a pipe, so nothing the command leaves behind can hold
-// it open.
+// line, so the shell's messages give the command's own line numbers. The
+// shell writes its final directory to descriptor cwdFD, when that is
+// still a pipe (a command may have reused it), from an EXIT trap (which
+// runs on `exit`, on `set -e` failures and at the end) and again after
+// eval returns (in case the command replaced the trap).
 func wrapperScript(shell string) string {
 	builtin := "command"
 	if shell == "bash" || shell == "zsh" {
 		builtin = "builtin"
 	}
+	fd := strconv.Itoa(cwdFD)
+	// The newline first ends whatever a command left unfinished there.
+	report := `[ -p /dev/fd/` + fd + ` ] && { echo; ` + builtin + ` pwd -P; } >&` + fd + ` 2>/dev/null`
 	return strings.Join([]string{
-		`__hands_cmd=$1 __hands_cwd=$2`,
+		`__hands_cmd=$1`,
 		`set --`,
-		`trap '` + builtin + ` pwd -P >| "$__hands_cwd" 2>/dev/null' EXIT`,
+		`trap '` + report + `' EXIT`,
 		`eval "$__hands_cmd"`,
 		`__hands_st=$?`,
-		builtin + ` pwd -P >| "$__hands_cwd" 2>/dev/null`,
+		report,
 		`exit $__hands_st`,
 	}, "; ")
 }
@@ -257,13 +270,10 @@ func isDir(p string) bool {
 	return err == nil && fi.IsDir()
 }
 
-// endCwd takes the directory the shell ended in from cwdFile. A command
-// that ended where it started leaves the working directory alone, so a
-// concurrent command's `cd` is not undone.
-func (m *Manager) endCwd(start, cwdFile string) (cwd, note string) {
-	b, _ := os.ReadFile(cwdFile)
-	os.Remove(cwdFile)
-	end := strings.TrimSuffix(string(b), "\n")
+// endCwd takes the directory the shell ended in, as the wrapper reported
+// it. A command that ended where it started leaves the working directory
+// alone, so a concurrent command's `cd` is not undone.
+func (m *Manager) endCwd(start, end string) (cwd, note string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if end != "" && end != start && filepath.IsAbs(end) && isDir(end) {
@@ -288,16 +298,11 @@ func (m *Manager) newFile(name string) (*os.File, error) {
 	return f, nil
 }
 
-// prepare makes the sink and names the directory file of command number n.
-func (m *Manager) prepare(prefix string, n int64) (*sink, string) {
-	s := newSink(m.cfg.OutputLimit, m.cfg.FileLimit, m.cfg.MergeStreams, func(stream string) (*os.File, error) {
+// prepare makes the sink of command number n.
+func (m *Manager) prepare(prefix string, n int64) *sink {
+	return newSink(m.cfg.OutputLimit, m.cfg.FileLimit, m.cfg.MergeStreams, func(stream string) (*os.File, error) {
 		return m.newFile(fmt.Sprintf("%s-%d.%s", prefix, n, stream))
 	})
-	cwdFile := filepath.Join(m.tmp, fmt.Sprintf(".%s-%d.cwd", prefix, n))
-	m.mu.Lock()
-	m.files = append(m.files, cwdFile) // if Close comes first, it removes the file
-	m.mu.Unlock()
-	return s, cwdFile
 }
 
 // track records a running process so Close can kill it; it fails once the
@@ -404,9 +409,9 @@ func (m *Manager) RunWith(ctx context.Context, command string, timeout time.Dura
 		return nil, err
 	}
 	n := m.seq.Add(1)
-	s, cwdFile := m.prepare("bash", n)
+	s := m.prepare("bash", n)
 	start := time.Now()
-	p, err := m.spawn(command, dir, cwdFile, s, m.confine(o))
+	p, err := m.spawn(command, dir, true, s, m.confine(o))
 	if err != nil {
 		s.close()
 		return nil, err
@@ -416,7 +421,6 @@ func (m *Manager) RunWith(ctx context.Context, command string, timeout time.Dura
 		p.terminate(m.cfg.Grace)
 		p.finish(m.cfg.Grace, false)
 		s.close()
-		os.Remove(cwdFile)
 		return nil, err
 	}
 
@@ -431,10 +435,9 @@ func (m *Manager) RunWith(ctx context.Context, command string, timeout time.Dura
 	s.close()
 	var cwd, endNote string
 	if o.Dir != "" {
-		os.Remove(cwdFile)
 		cwd = m.Cwd()
 	} else {
-		cwd, endNote = m.endCwd(dir, cwdFile)
+		cwd, endNote = m.endCwd(dir, p.cwd.last())
 	}
 	out.Cwd = cwd
 	if endNote != "" {

@@ -27,6 +27,7 @@ type proc struct {
 	killReq  chan struct{} // closed to ask for the group to be killed
 	killOnce sync.Once
 	finished chan struct{} // closed when the group is gone and the shell reaped
+	cwd      lastLine      // what the wrapper wrote on its cwd pipe
 
 	mu     sync.Mutex
 	reaped bool // after this, the group id may belong to someone else
@@ -44,17 +45,19 @@ func (p *proc) signal(sig syscall.Signal) {
 	}
 }
 
-// spawn starts command under the wrapper in dir, its output going to s.
-func (m *Manager) spawn(command, dir, cwdFile string, s *sink, confine func() error) (*proc, error) {
+// spawn starts command under the wrapper in dir, its output going to s;
+// with reportCwd the shell gets a pipe on descriptor cwdFD to report its
+// final directory on.
+func (m *Manager) spawn(command, dir string, reportCwd bool, s *sink, confine func() error) (*proc, error) {
 	name := m.shellName()
 	cmd := &exec.Cmd{
 		Path: m.shell,
 		// $0 is the shell's name, so its messages read "bash: ...".
-		Args: []string{name, "-c", m.wrapper, name, command, cwdFile},
+		Args: []string{name, "-c", m.wrapper, name, command},
 		Dir:  dir,
 		Env:  m.env,
 	}
-	p, err := startProc(cmd, s, m.cfg.MergeStreams, &m.watch, confine)
+	p, err := startProc(cmd, s, m.cfg.MergeStreams, &m.watch, confine, reportCwd)
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", m.shell, err)
 	}
@@ -63,8 +66,10 @@ func (m *Manager) spawn(command, dir, cwdFile string, s *sink, confine func() er
 
 // startProc starts cmd, whose Stdout, Stderr and SysProcAttr it sets, in a
 // process group of its own that watch learns of, its output drained into
-// s: down one pipe when merge is set, else one pipe per stream.
-func startProc(cmd *exec.Cmd, s *sink, merge bool, watch *watchdog, confine func() error) (*proc, error) {
+// s: down one pipe when merge is set, else one pipe per stream. With
+// reportCwd, cmd also gets a pipe on descriptor cwdFD (its ExtraFiles),
+// drained into p.cwd.
+func startProc(cmd *exec.Cmd, s *sink, merge bool, watch *watchdog, confine func() error, reportCwd bool) (*proc, error) {
 	var opened []*os.File
 	closeAll := func() {
 		for _, f := range opened {
@@ -89,6 +94,15 @@ func startProc(cmd *exec.Cmd, s *sink, merge bool, watch *watchdog, confine func
 			return nil, err
 		}
 	}
+	var cwdR, cwdW *os.File
+	if reportCwd {
+		if cwdR, cwdW, err = pipe(); err != nil {
+			closeAll()
+			return nil, err
+		}
+		cmd.ExtraFiles = make([]*os.File, cwdFD-2)
+		cmd.ExtraFiles[cwdFD-3] = cwdW
+	}
 	cmd.Stdout, cmd.Stderr, cmd.SysProcAttr = outW, errW, sysProcAttr()
 	p := &proc{
 		cmd:      cmd,
@@ -103,6 +117,9 @@ func startProc(cmd *exec.Cmd, s *sink, merge bool, watch *watchdog, confine func
 	err = <-started
 	outW.Close()
 	errW.Close()
+	if cwdW != nil {
+		cwdW.Close()
+	}
 	if err != nil {
 		closeAll()
 		return nil, err
@@ -116,6 +133,10 @@ func startProc(cmd *exec.Cmd, s *sink, merge bool, watch *watchdog, confine func
 		p.pipes = append(p.pipes, errR)
 		readers.Go(func() { s.drain(outR, s.stdout) })
 		readers.Go(func() { s.drain(errR, s.stderr) })
+	}
+	if cwdR != nil {
+		p.pipes = append(p.pipes, cwdR)
+		readers.Go(func() { p.cwd.drain(cwdR) })
 	}
 	go func() {
 		readers.Wait()
@@ -260,4 +281,47 @@ func (p *proc) exitStatus() (code int, signal string) {
 		return 128 + int(s), name
 	}
 	return ps.ExitCode(), ""
+}
+
+// lastLine keeps the last complete line of at most maxCwdLine bytes read
+// from a pipe, reading on to the end whatever is written, so neither a
+// flood nor a line without end costs more than that much memory.
+type lastLine struct {
+	mu   sync.Mutex
+	line string
+}
+
+// drain reads r until it ends or its read deadline passes.
+func (l *lastLine) drain(r *os.File) {
+	buf := make([]byte, 4096)
+	var cur []byte
+	long := false // the current line is over the bound: dropped
+	for {
+		n, err := r.Read(buf)
+		for _, c := range buf[:n] {
+			switch {
+			case c == '\n':
+				if !long {
+					l.mu.Lock()
+					l.line = string(cur)
+					l.mu.Unlock()
+				}
+				cur, long = cur[:0], false
+			case long:
+			case len(cur) == maxCwdLine:
+				cur, long = cur[:0], true
+			default:
+				cur = append(cur, c)
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (l *lastLine) last() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.line
 }

@@ -8,8 +8,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -470,4 +472,52 @@ func TestRunEscapedProcessDoesNotHang(t *testing.T) {
 		}
 	}
 	gone(t, mk)
+}
+
+// The final directory used to come back through a file in the session's
+// temporary directory, which commands can write: a FIFO planted there hung
+// the next call past its timeout, a link to /dev/zero made the server read
+// until it ran out of memory. It now comes over a pipe; planting files
+// under the old names, flooding the pipe or closing it changes nothing
+// but the command's own directory.
+func TestCwdPlantsAreHarmless(t *testing.T) {
+	m := newManager(t, Config{})
+	tmp := m.TempDir()
+	root := t.TempDir()
+	for i := 1; i <= 20; i++ {
+		name := filepath.Join(tmp, ".bash-"+strconv.Itoa(i)+".cwd")
+		if i%2 == 0 {
+			if err := syscall.Mkfifo(name, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := os.Symlink("/dev/zero", name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := []struct{ cmd, want string }{
+		{"cd " + root, root},
+		{"mkfifo $TMPDIR/fifo; cd /", "/"},
+		{"cd " + root + "; head -c 20000000 /dev/zero >&9", root},
+		{"cd /; exec 9>&-", root}, // the pipe closed: the directory stays
+		{"cd /tmp; echo /etc >&9", "/tmp"},
+		{"cd " + root + "; exec 9>$TMPDIR/lock", "/tmp"}, // 9 reused: not carried
+	}
+	for _, c := range cases {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		out, err := m.Run(ctx, c.cmd, 10*time.Second)
+		cancel()
+		if err != nil {
+			t.Fatalf("%q: %v", c.cmd, err)
+		}
+		if out.TimedOut {
+			t.Errorf("%q timed out", c.cmd)
+		}
+		want, _ := filepath.EvalSymlinks(c.want)
+		if out.Cwd != want {
+			t.Errorf("%q: cwd %q, want %q", c.cmd, out.Cwd, want)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(tmp, "lock")); err != nil || len(b) != 0 {
+		t.Errorf("the command's own descriptor 9 got %q (%v), want nothing written to it", b, err)
+	}
 }
