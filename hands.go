@@ -14,7 +14,6 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sync"
 
 	"github.com/hands-dev/hands/internal/profile"
@@ -88,6 +87,7 @@ type Runtime struct {
 	// behavior is the profile's switches, or the host's.
 	behavior tools.Behavior
 	log      *slog.Logger
+	tmp      *runtimeDir
 
 	mu       sync.Mutex
 	sessions map[*Session]struct{}
@@ -151,12 +151,17 @@ func New(opts Options) (*Runtime, error) {
 		fs.Close()
 		return nil, fmt.Errorf("hands: %w", err)
 	}
+	tmp, err := newRuntimeDir(os.TempDir())
+	if err != nil {
+		fs.Close()
+		return nil, fmt.Errorf("hands: making the private temporary directory: %w", err)
+	}
 	opts.Hooks.PreToolUse = append(append([]tool.PreToolUse(nil), opts.Hooks.PreToolUse...), ch.PreToolUse...)
 	opts.Hooks.PostToolUse = append(append([]tool.PostToolUse(nil), opts.Hooks.PostToolUse...), ch.PostToolUse...)
 	opts.Hooks.PostToolUseFailure = append(append([]tool.PostToolUseFailure(nil), opts.Hooks.PostToolUseFailure...), ch.PostToolUseFailure...)
 	return &Runtime{
 		opts: opts, profile: prof, tools: exposed, reg: reg, fs: fs,
-		limits: limits, behavior: behavior, log: log, sessions: map[*Session]struct{}{},
+		limits: limits, behavior: behavior, log: log, tmp: tmp, sessions: map[*Session]struct{}{},
 	}, nil
 }
 
@@ -203,12 +208,8 @@ func (r *Runtime) Close() error {
 	for _, s := range sessions {
 		errs = append(errs, s.Close())
 	}
-	errs = append(errs, r.fs.Close())
+	errs = append(errs, r.fs.Close(), r.tmp.close())
 	return errors.Join(errs...)
-}
-
-func (r *Runtime) tempRoot() string {
-	return filepath.Join(os.TempDir())
 }
 
 // newRegistry registers the tools, turning a registration panic (a bad or

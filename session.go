@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -24,11 +25,13 @@ type Session struct {
 	rt    *Runtime
 	state *tools.State
 	exec  *tool.Executor
-	tmp   string
+	dir   string   // the session's private directory
+	tmp   string   // dir/tmp: the commands' TMPDIR
+	saved *os.Root // dir/results: saved results, the server's alone
 
 	once     sync.Once
 	closeErr error
-	saved    int
+	nsaved   int
 	mu       sync.Mutex
 }
 
@@ -39,11 +42,12 @@ func (r *Runtime) NewSession() (*Session, error) {
 	if r.closed {
 		return nil, errors.New("hands: runtime is closed")
 	}
-	tmp, err := os.MkdirTemp(r.tempRoot(), "hands-session-")
+	dir, saved, err := newSessionDir(r.tmp.path)
 	if err != nil {
 		return nil, fmt.Errorf("hands: session temp dir: %w", err)
 	}
-	s := &Session{rt: r, tmp: tmp, state: tools.NewState(r.fs, r.limits, tmp)}
+	tmp := filepath.Join(dir, "tmp")
+	s := &Session{rt: r, dir: dir, tmp: tmp, saved: saved, state: tools.NewState(r.fs, r.limits, tmp)}
 	s.state.Behavior = r.behavior
 	r.startShell(s.state)
 	disabled := map[string]bool{}
@@ -73,11 +77,12 @@ func (s *Session) Executor() *tool.Executor { return s.exec }
 // Cwd returns the session's working directory.
 func (s *Session) Cwd() string { return s.state.Cwd() }
 
-// TempDir returns the session's temporary directory.
+// TempDir returns the session's temporary directory: the commands' TMPDIR,
+// where the whole output of long commands is kept too.
 func (s *Session) TempDir() string { return s.tmp }
 
 func (s *Session) env() *tool.Env {
-	return &tool.Env{Session: s.state, SessionID: filepath.Base(s.tmp), Cwd: s.state.Cwd}
+	return &tool.Env{Session: s.state, SessionID: filepath.Base(s.dir), Cwd: s.state.Cwd}
 }
 
 // Call runs one call through the pipeline.
@@ -96,19 +101,34 @@ func (s *Session) Stream(ctx context.Context) *tool.Stream {
 	return s.exec.Stream(ctx, s.env())
 }
 
-// save keeps the whole text of an oversized result in the session's temp
-// directory and returns its path.
+// save keeps the whole text of an oversized result in the session's
+// results directory and returns its path. The file is made new through
+// the directory's handle (O_EXCL: a link planted at the name is refused,
+// never written through), in a directory commands cannot write.
 func (s *Session) save(callID, text string) (string, error) {
-	s.mu.Lock()
-	s.saved++
-	n := s.saved
-	s.mu.Unlock()
-	name := fmt.Sprintf("result-%03d.txt", n)
-	if callID != "" && tool.ValidName(callID) {
-		name = fmt.Sprintf("result-%03d-%s.txt", n, callID)
+	for range 100 {
+		s.mu.Lock()
+		s.nsaved++
+		n := s.nsaved
+		s.mu.Unlock()
+		name := fmt.Sprintf("result-%03d.txt", n)
+		if callID != "" && tool.ValidName(callID) {
+			name = fmt.Sprintf("result-%03d-%s.txt", n, callID)
+		}
+		f, err := s.saved.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			continue // something is in the way: take the next number
+		}
+		if err != nil {
+			return "", err
+		}
+		_, err = f.WriteString(text)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return filepath.Join(s.dir, "results", name), err
 	}
-	p := filepath.Join(s.tmp, name)
-	return p, os.WriteFile(p, []byte(text), 0o600)
+	return "", errors.New("no free name for a saved result")
 }
 
 // Close ends the session: its jobs are killed and its temporary files
@@ -118,9 +138,30 @@ func (s *Session) Close() error {
 		s.rt.mu.Lock()
 		delete(s.rt.sessions, s)
 		s.rt.mu.Unlock()
-		s.closeErr = errors.Join(s.state.Close(), os.RemoveAll(s.tmp))
+		s.closeErr = errors.Join(s.state.Close(), s.saved.Close(), removeAll(s.dir))
 	})
 	return s.closeErr
+}
+
+// newSessionDir makes a session's directory in the runtime's, with tmp/
+// and results/ in it, and opens results/.
+func newSessionDir(parent string) (string, *os.Root, error) {
+	dir, err := os.MkdirTemp(parent, sessionDirPrefix)
+	if err != nil {
+		return "", nil, err
+	}
+	for _, sub := range []string{"tmp", "results"} {
+		if err := os.Mkdir(filepath.Join(dir, sub), 0o700); err != nil {
+			os.RemoveAll(dir)
+			return "", nil, err
+		}
+	}
+	saved, err := os.OpenRoot(filepath.Join(dir, "results"))
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", nil, err
+	}
+	return dir, saved, nil
 }
 
 // startShell lets a session make its job manager, confined as the options
