@@ -1,9 +1,12 @@
 package ignore
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // Config selects which ignore files a Node reads. The zero value is
@@ -100,7 +103,7 @@ func NewRoot(dir string, cfg Config) *Node {
 		if path == "" {
 			path = GlobalExcludesFile()
 		}
-		if data, err := os.ReadFile(path); err == nil && path != "" {
+		if data, err := readFile(path); err == nil && path != "" {
 			sh.global, _ = Parse(data)
 		}
 	}
@@ -190,8 +193,32 @@ func (n *Node) child(dir string, f Files, force bool) *Node {
 	return c
 }
 
+// maxRulesFile bounds an ignore file read: ignore files sit in trees that
+// commands write, and a link to /dev/zero or a huge file there must not
+// take the server's memory.
+const maxRulesFile = 8 << 20
+
+// readFile reads an ignore file: a regular file (a link is followed, as
+// ripgrep does, but a FIFO, which would block, is opened O_NONBLOCK and
+// refused, as is a device), of at most maxRulesFile bytes.
+func readFile(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > maxRulesFile {
+		return nil, fmt.Errorf("%s: not a regular file of at most %d bytes", path, maxRulesFile)
+	}
+	return io.ReadAll(io.LimitReader(f, maxRulesFile))
+}
+
 func readRules(path string) *Rules {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil || len(data) == 0 {
 		return nil
 	}

@@ -93,6 +93,14 @@ func (s *Set) Denied(abs string) bool {
 	return ok
 }
 
+// Allows reports whether real, an absolute path with every link resolved
+// (as the kernel names an open file), lies inside a root and matches no
+// deny pattern: what a walk checks of a directory it opened by path.
+func (s *Set) Allows(real string) bool {
+	_, _, in := s.Contains(real)
+	return in && !s.Denied(real)
+}
+
 // deniedBy returns the first pattern that matches abs.
 func (s *Set) deniedBy(abs string) (string, bool) {
 	if len(s.deny) == 0 {

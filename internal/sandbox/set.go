@@ -227,7 +227,30 @@ func (s *Set) Open(p Path) (*os.File, error) {
 		return nil, err
 	}
 	f, err := r.Open(rel)
-	return f, s.fail("open", abs, err)
+	if err != nil {
+		return nil, s.fail("open", abs, err)
+	}
+	return s.opened(f, abs)
+}
+
+// opened checks what an operation opened, as the kernel names it: os.Root
+// follows links that stay in the root, so a component swapped for a link
+// to a denied file between Resolve and the open would be read. What was
+// opened must be inside a root and not denied.
+func (s *Set) opened(f *os.File, abs string) (*os.File, error) {
+	real, ok := openedPath(f)
+	if !ok || real == abs {
+		return f, nil
+	}
+	if _, _, in := s.Contains(real); !in {
+		f.Close()
+		return nil, denied("open", abs, "leads outside the allowed roots (it changed while it was opened)", s.Roots())
+	}
+	if pat, ok := s.deniedBy(real); ok {
+		f.Close()
+		return nil, denied("open", abs, fmt.Sprintf("leads to %s, which matches deny pattern %q (it changed while it was opened)", real, pat), nil)
+	}
+	return f, nil
 }
 
 // OpenFile opens the file at p with the flags and permission of os.OpenFile.
@@ -238,7 +261,10 @@ func (s *Set) OpenFile(p Path, flag int, perm os.FileMode) (*os.File, error) {
 		return nil, err
 	}
 	f, err := r.OpenFile(rel, flag, perm)
-	return f, s.fail("open", abs, err)
+	if err != nil {
+		return nil, s.fail("open", abs, err)
+	}
+	return s.opened(f, abs)
 }
 
 // Stat returns information about the file at p, following a final symlink

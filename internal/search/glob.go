@@ -34,6 +34,7 @@ func Glob(ctx context.Context, opts GlobOptions) (*GlobResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	wo.Confine = opts.Confine
 	prefix, depth := "", 0
 	if !opts.FoldCase {
 		prefix, depth = globPrefix(pattern)
@@ -72,11 +73,11 @@ func Glob(ctx context.Context, opts GlobOptions) (*GlobResult, error) {
 			if !g.Match(relPrefix + e.Rel()) {
 				return nil
 			}
-			mt, size, err := statPath(e.Path, e.Symlink)
+			info, err := e.Stat()
 			if err != nil {
 				return nil
 			}
-			ent := Entry{Path: e.Path, ModTime: mt, IsDir: isDir, Size: size}
+			ent := Entry{Path: e.Path, ModTime: info.ModTime, IsDir: isDir, Size: info.Size}
 			mu.Lock()
 			res.Entries = append(res.Entries, ent)
 			mu.Unlock()

@@ -86,6 +86,9 @@ type Options struct {
 	Follow   func(target string) bool
 	Skip     func(path string, isDir bool) bool
 	Workers  int
+	// Confine is asked about the real path of each of Paths as it is
+	// opened; see walk.Options.Confine.
+	Confine func(real string) bool
 }
 
 // Result is the outcome of Grep.
@@ -166,6 +169,7 @@ func Grep(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	wo.Confine = opts.Confine
 	g := &grep{opts: &opts}
 	g.pool.New = func() any { return newSearcher(&opts, &g.stats) }
 	if len(opts.Paths) == 0 {
@@ -183,7 +187,7 @@ func Grep(ctx context.Context, opts Options) (*Result, error) {
 		}
 		s := g.pool.Get().(*searcher)
 		defer g.pool.Put(s)
-		f, bin, err := s.searchFile(e.Path, e.Depth == 0 && explicit[e.Path])
+		f, bin, err := s.searchFile(e, e.Depth == 0 && explicit[e.Path])
 		atomic.AddInt64(&g.stats.FilesSearched, 1)
 		if err != nil {
 			g.addErr(err)
@@ -305,6 +309,10 @@ type GlobOptions struct {
 	Follow   func(target string) bool
 	Skip     func(path string, isDir bool) bool
 	Workers  int
+	// Confine is asked about the real path of each directory the walk
+	// starts from (a path, or the literal directories a pattern starts
+	// with below it) as it is opened; see walk.Options.Confine.
+	Confine func(real string) bool
 }
 
 // Entry is one path found by Glob.

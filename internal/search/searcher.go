@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/hands-dev/hands/internal/match"
+	"github.com/hands-dev/hands/internal/walk"
 )
 
 // chunkSize is ripgrep's buffer capacity. Reading with the same geometry
@@ -45,19 +46,21 @@ type fileState struct {
 // searchFile searches one file; it returns nil when the file has no match
 // to report, and whether a NUL byte was met. explicit is set for files
 // named in Options.Paths.
-func (s *searcher) searchFile(path string, explicit bool) (*File, bool, error) {
-	f, err := s.searchFile1(path, explicit)
+func (s *searcher) searchFile(e walk.Entry, explicit bool) (*File, bool, error) {
+	f, err := s.searchFile1(e, explicit)
 	if err != nil {
 		return nil, false, err
 	}
 	return f.result(explicit)
 }
 
-func (s *searcher) searchFile1(path string, explicit bool) (*fileState, error) {
-	fh, err := openFile(path)
+func (s *searcher) searchFile1(e walk.Entry, explicit bool) (*fileState, error) {
+	path := e.Path
+	fd, err := e.Open()
 	if err != nil {
 		return nil, err
 	}
+	fh := file{fd}
 	defer fh.Close()
 	st := &fileState{s: s, f: File{Path: path}, nul: -1, explicit: explicit}
 	st.stopAtNUL = explicit && s.opts.Mode == Content
@@ -72,11 +75,11 @@ func (s *searcher) searchFile1(path string, explicit bool) (*fileState, error) {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
 	if st.matched {
-		mt, _, err := fh.stat()
+		info, err := walk.FileInfo(fd)
 		if err != nil {
 			return nil, err
 		}
-		st.f.ModTime = mt
+		st.f.ModTime = info.ModTime
 	}
 	return st, nil
 }

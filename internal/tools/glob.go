@@ -157,6 +157,7 @@ func runGlob(ctx context.Context, env *tool.Env, in GlobInput) (*GlobOutput, err
 		Hidden:   namesHidden(in.match),
 		NoIgnore: in.RespectGitIgnore != nil && !*in.RespectGitIgnore,
 		Skip:     func(path string, _ bool) bool { return st.FS.Denied(path) },
+		Confine:  st.FS.Allows,
 	})
 	if err != nil {
 		if ctx.Err() != nil {

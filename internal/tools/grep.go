@@ -186,7 +186,8 @@ func runGrep(ctx context.Context, env *tool.Env, in GrepInput) (*GrepOutput, err
 	opts := search.Options{
 		Paths: []string{path}, Matcher: m, Mode: mode,
 		Before: before, After: after, MaxLineBytes: st.Limits.LineChars,
-		Skip: func(p string, _ bool) bool { return st.FS.Denied(p) },
+		Skip:    func(p string, _ bool) bool { return st.FS.Denied(p) },
+		Confine: st.FS.Allows,
 	}
 	if in.Glob != "" {
 		opts.Globs = splitGlobs(in.Glob)

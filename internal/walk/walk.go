@@ -39,7 +39,14 @@ type Entry struct {
 	Depth int
 	// Symlink reports whether the entry is a followed symbolic link.
 	Symlink bool
+
+	dir     *dirRef                // the open directory listing the entry; nil for a root or a followed link
+	target  string                 // a followed link's resolved target
+	confine func(real string) bool // Options.Confine, for a root opened by path
 }
+
+// name returns the entry's name in the directory that lists it.
+func (e Entry) name() string { return e.Path[strings.LastIndexByte(e.Path, filepath.Separator)+1:] }
 
 // IsDir reports whether the entry is a directory.
 func (e Entry) IsDir() bool { return e.Type.IsDir() }
@@ -78,6 +85,12 @@ type Options struct {
 	// link is followed when it returns true. A nil Follow follows none.
 	// Roots are always resolved.
 	Follow func(target string) bool
+	// Confine, when set, is asked about the real path (every link
+	// resolved) of each root as it is opened, and of a root that is a
+	// file; a root it refuses is not walked (a file root is not opened).
+	// Below the roots no link is followed but by Follow, so a caller that
+	// confines the roots and Follow's targets confines the walk.
+	Confine func(real string) bool
 	// Skip, when set, leaves out an entry (and for a directory, all below
 	// it) when it returns true. It runs after the other filters.
 	Skip func(path string, isDir bool) bool
@@ -107,13 +120,26 @@ var (
 	SkipAll = fs.SkipAll
 )
 
-// job is a directory to read, or a batch of entries to report.
+// job is a directory to read, or a batch of entries to report. A job
+// holds one reference to the dirRef it uses.
 type job struct {
-	dir   string
-	root  string
-	node  *ignore.Node
-	depth int
-	batch []Entry // when set, the job reports these entries
+	dir    string
+	root   string
+	node   *ignore.Node
+	depth  int
+	d      *dirRef // the directory, already open; or
+	parent *dirRef // the directory that lists it, to open it from
+	batch  []Entry // when set, the job reports these entries, listed by d
+}
+
+// release drops the job's reference.
+func (j job) release() {
+	switch {
+	case j.d != nil:
+		j.d.release()
+	case j.parent != nil:
+		j.parent.release()
+	}
 }
 
 // batchSize is the number of files of a directory reported as one job:
@@ -156,6 +182,13 @@ func Walk(ctx context.Context, roots []string, opts Options, fn Func) (Stats, er
 	})
 	defer stopWatch()
 
+	defer func() {
+		// Jobs left when the walk stopped early still hold directories.
+		for _, j := range w.stack {
+			j.release()
+		}
+		w.stack = nil
+	}()
 	for _, root := range roots {
 		root, err := filepath.Abs(root)
 		if err != nil {
@@ -166,16 +199,22 @@ func Walk(ctx context.Context, roots []string, opts Options, fn Func) (Stats, er
 			return w.stats, err
 		}
 		if !fi.IsDir() {
-			if err := w.emit(Entry{Path: root, Root: root, Type: fi.Mode().Type()}); err != nil {
+			if err := w.emit(Entry{Path: root, Root: root, Type: fi.Mode().Type(), confine: opts.Confine}); err != nil {
 				return w.stats, nilIfSkip(err)
 			}
 			continue
 		}
-		node := ignore.NewRoot(root, w.opts.Ignore)
-		if real, err := filepath.EvalSymlinks(root); err == nil {
-			w.visited.Store(real, true)
+		d, real, err := openRootDir(root)
+		if err != nil {
+			return w.stats, err
 		}
-		w.push([]job{{dir: root, root: root, node: node, depth: 0}})
+		if opts.Confine != nil && !opts.Confine(real) {
+			d.release()
+			continue
+		}
+		node := ignore.NewRoot(root, w.opts.Ignore)
+		w.visited.Store(real, true)
+		w.push([]job{{dir: root, root: root, node: node, depth: 0, d: d}})
 	}
 	if w.pending == 0 {
 		return w.stats, w.result()
@@ -242,6 +281,7 @@ func (w *walker) push(jobs []job) {
 
 func (w *walker) work() {
 	var subdirs []job
+	buf := make([]byte, 32<<10)
 	for {
 		w.mu.Lock()
 		for len(w.stack) == 0 && w.pending > 0 && !w.stop.Load() {
@@ -266,8 +306,9 @@ func (w *walker) work() {
 					break
 				}
 			}
+			j.release()
 		} else {
-			subdirs = w.readDir(j, subdirs[:0])
+			subdirs = w.readDir(j, subdirs[:0], buf)
 		}
 
 		w.mu.Lock()
@@ -284,20 +325,25 @@ func (w *walker) work() {
 
 // readDir reports the entries of one directory and returns its
 // subdirectories to walk, appended to out.
-func (w *walker) readDir(j job, out []job) []job {
-	f, err := os.Open(j.dir)
-	if err != nil {
-		return out
+func (w *walker) readDir(j job, out []job, buf []byte) []job {
+	d := j.d
+	if d == nil {
+		var err error
+		d, err = j.parent.openDir(filepath.Base(j.dir))
+		j.parent.release()
+		if err != nil {
+			return out // gone, unreadable, or swapped for a link
+		}
 	}
-	ents, _ := f.ReadDir(-1)
-	f.Close()
+	defer d.release()
+	ents, _ := d.readDir(buf)
 	atomic.AddInt64(&w.stats.Dirs, 1)
 
 	node := j.node
 	if j.depth > 0 {
 		var files ignore.Files
 		for _, e := range ents {
-			files |= ignore.FileFlag(e.Name())
+			files |= ignore.FileFlag(e.name)
 		}
 		if files != 0 {
 			node = node.Child(j.dir, files)
@@ -311,6 +357,10 @@ func (w *walker) readDir(j job, out []job) []job {
 	}
 	var ignored, hidden, filtered int64
 	batch := make([]Entry, 0, batchSize)
+	flush := func() {
+		d.acquire()
+		out = append(out, job{batch: batch, d: d})
+	}
 	defer func() {
 		atomic.AddInt64(&w.stats.Ignored, ignored)
 		atomic.AddInt64(&w.stats.Hidden, hidden)
@@ -320,20 +370,21 @@ func (w *walker) readDir(j job, out []job) []job {
 		if w.stop.Load() {
 			return out
 		}
-		name := e.Name()
-		typ := e.Type()
+		name := e.name
+		typ := e.typ
 		if name == ignore.GitDirName {
 			continue
 		}
 		path := prefix + name
 		isDir := typ.IsDir()
 		symlink := false
+		var target string
 		if typ&fs.ModeSymlink != 0 && w.opts.Follow != nil {
-			t, ok := w.follow(path)
+			t, real, ok := w.follow(path)
 			if !ok {
 				continue
 			}
-			typ, isDir, symlink = t, t.IsDir(), true
+			typ, isDir, symlink, target = t, t.IsDir(), true, real
 		}
 
 		// The precedence of ripgrep's ignore crate: overrides, ignore
@@ -379,11 +430,14 @@ func (w *walker) readDir(j job, out []job) []job {
 		if w.opts.MaxDepth > 0 && depth > w.opts.MaxDepth {
 			continue
 		}
-		ent := Entry{Path: path, Root: j.root, Type: typ, Depth: depth, Symlink: symlink}
+		ent := Entry{Path: path, Root: j.root, Type: typ, Depth: depth, Symlink: symlink, dir: d, target: target}
+		if symlink {
+			ent.dir = nil
+		}
 		if !isDir {
 			batch = append(batch, ent)
 			if len(batch) == batchSize {
-				out = append(out, job{batch: batch})
+				flush()
 				batch = make([]Entry, 0, batchSize)
 			}
 			continue
@@ -396,30 +450,46 @@ func (w *walker) readDir(j job, out []job) []job {
 			return out
 		}
 		if w.opts.MaxDepth == 0 || depth < w.opts.MaxDepth {
-			out = append(out, job{dir: path, root: j.root, node: node, depth: depth})
+			sub := job{dir: path, root: j.root, node: node, depth: depth}
+			if symlink {
+				sd, real, err := openRootDir(target)
+				if err != nil {
+					continue
+				}
+				if real != target { // the target moved since it was checked
+					sd.release()
+					continue
+				}
+				sub.d = sd
+			} else {
+				d.acquire()
+				sub.parent = d
+			}
+			out = append(out, sub)
 		}
 	}
 	if len(batch) > 0 {
-		out = append(out, job{batch: batch})
+		flush()
 	}
 	return out
 }
 
 // follow resolves a symbolic link and asks Options.Follow; it returns the
-// target's type. A directory already visited (a loop) is not followed.
-func (w *walker) follow(path string) (fs.FileMode, bool) {
+// target's type and path. A directory already visited (a loop) is not
+// followed.
+func (w *walker) follow(path string) (fs.FileMode, string, bool) {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil || !w.opts.Follow(real) {
-		return 0, false
+		return 0, "", false
 	}
-	fi, err := os.Stat(real)
+	fi, err := os.Lstat(real)
 	if err != nil {
-		return 0, false
+		return 0, "", false
 	}
 	if fi.IsDir() {
 		if _, loaded := w.visited.LoadOrStore(real, true); loaded {
-			return 0, false
+			return 0, "", false
 		}
 	}
-	return fi.Mode().Type(), true
+	return fi.Mode().Type(), real, true
 }
