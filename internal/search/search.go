@@ -89,6 +89,24 @@ type Options struct {
 	// Confine is asked about the real path of each of Paths as it is
 	// opened; see walk.Options.Confine.
 	Confine func(real string) bool
+	// MaxLineLen is the longest line searched, in bytes (in multiline
+	// mode, the largest file); longer ones are skipped and listed in
+	// Result.Skipped, so memory is bounded by it rather than by the input.
+	// 0 means DefaultMaxLineLen.
+	MaxLineLen int
+}
+
+// DefaultMaxLineLen is the default of Options.MaxLineLen.
+const DefaultMaxLineLen = 16 << 20
+
+// Skipped is a line, or in multiline mode a file, too long to search.
+type Skipped struct {
+	Path string
+	// Line is the number of the line skipped; 0 for a whole file.
+	Line int
+	// Length is the line's length in bytes (for a whole file, at least
+	// this much was read before giving up).
+	Length int64
 }
 
 // Result is the outcome of Grep.
@@ -100,6 +118,9 @@ type Result struct {
 	// Errors are the first few errors met (unreadable files); the search
 	// goes on past them. Stats.Errors counts them all.
 	Errors []error
+	// Skipped are the first few lines too long to search (see
+	// Options.MaxLineLen); Stats.Skipped counts them all.
+	Skipped []Skipped
 }
 
 // Stats counts what a search did.
@@ -113,6 +134,8 @@ type Stats struct {
 	// Ignored counts the entries left out by ignore files.
 	Ignored int64
 	Errors  int64
+	// Skipped counts lines (files, in multiline mode) too long to search.
+	Skipped int64
 }
 
 // File is the result of one file.
@@ -170,6 +193,9 @@ func Grep(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	wo.Confine = opts.Confine
+	if opts.MaxLineLen <= 0 {
+		opts.MaxLineLen = DefaultMaxLineLen
+	}
 	g := &grep{opts: &opts}
 	g.pool.New = func() any { return newSearcher(&opts, &g.stats) }
 	if len(opts.Paths) == 0 {
@@ -196,6 +222,10 @@ func Grep(ctx context.Context, opts Options) (*Result, error) {
 		if bin {
 			atomic.AddInt64(&g.stats.Binary, 1)
 		}
+		if len(s.skipped) > 0 {
+			g.addSkipped(s.skipped)
+			s.skipped = s.skipped[:0]
+		}
 		if f != nil {
 			g.mu.Lock()
 			g.files = append(g.files, *f)
@@ -207,7 +237,10 @@ func Grep(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	g.pool = sync.Pool{}
-	res := &Result{Files: g.files, Stats: g.stats, Errors: g.errs}
+	res := &Result{Files: g.files, Stats: g.stats, Errors: g.errs, Skipped: g.skipped}
+	slices.SortFunc(res.Skipped, func(a, b Skipped) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line))
+	})
 	res.Stats.Ignored = st.Ignored
 	for i := range res.Files {
 		res.Stats.FilesMatched++
@@ -218,12 +251,24 @@ func Grep(ctx context.Context, opts Options) (*Result, error) {
 }
 
 type grep struct {
-	opts  *Options
-	pool  sync.Pool
-	mu    sync.Mutex
-	files []File
-	errs  []error
-	stats Stats
+	opts    *Options
+	pool    sync.Pool
+	mu      sync.Mutex
+	files   []File
+	errs    []error
+	skipped []Skipped
+	stats   Stats
+}
+
+func (g *grep) addSkipped(sk []Skipped) {
+	atomic.AddInt64(&g.stats.Skipped, int64(len(sk)))
+	g.mu.Lock()
+	for _, k := range sk {
+		if len(g.skipped) < maxErrors {
+			g.skipped = append(g.skipped, k)
+		}
+	}
+	g.mu.Unlock()
 }
 
 func (g *grep) addErr(err error) {

@@ -22,6 +22,8 @@ type searcher struct {
 	m     *match.Matcher
 	buf   []byte
 	side  []Line // the last lines of the previous chunks, for -B
+	// skipped are the lines of the last file searched that were too long.
+	skipped []Skipped
 }
 
 func newSearcher(opts *Options, stats *Stats) *searcher {
@@ -70,6 +72,9 @@ func (s *searcher) searchFile1(e walk.Entry, explicit bool) (*fileState, error) 
 		err = st.searchWhole(fh, explicit)
 	} else {
 		err = st.searchChunks(fh, explicit)
+	}
+	if len(s.buf) > chunkSize {
+		s.buf = make([]byte, chunkSize) // a long line's buffer is not kept
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
@@ -153,7 +158,24 @@ func (st *fileState) searchChunks(fh file, explicit bool) error {
 		if !eof {
 			limit = bytes.LastIndexByte(buf[:end], '\n') + 1
 			if limit == 0 { // a line longer than the buffer
-				nb := make([]byte, 2*len(buf))
+				if len(buf) >= s.opts.MaxLineLen {
+					// Too long to search: read past it in the same buffer.
+					var n int
+					var done bool
+					n, end, done, err = st.skipLine(fh, buf, end, line, off, explicit)
+					if err != nil || done {
+						return err
+					}
+					if st.mode == Content {
+						s.side = s.side[:0]
+						st.pendingAfter = max(st.pendingAfter-1, 0)
+					}
+					line++
+					off += int64(n)
+					continue
+				}
+				// Grow to hold it: up to the bound, never twice over it.
+				nb := make([]byte, min(2*len(buf), s.opts.MaxLineLen))
 				copy(nb, buf[:end])
 				buf = nb
 				s.buf = buf
@@ -174,6 +196,45 @@ func (st *fileState) searchChunks(fh file, explicit bool) error {
 }
 
 var nl = []byte{'\n'}
+
+// skipLine reads past the line at the start of buf (buf[:end] holds its
+// first bytes, and no newline), which is too long to search, reusing buf.
+// It returns the line's length with its newline, where the bytes after it
+// end in buf (moved to its start), and whether the file is done: it ended,
+// or a NUL byte in the line drops it as binary.
+func (st *fileState) skipLine(fh file, buf []byte, end, line int, off int64, explicit bool) (n, rest int, done bool, err error) {
+	s := st.s
+	length := int64(0)
+	for {
+		if st.nul < 0 {
+			if i := bytes.IndexByte(buf[:end], 0); i >= 0 {
+				st.nul = off + length + int64(i)
+				if !explicit {
+					return 0, 0, true, nil
+				}
+			}
+		}
+		if i := bytes.IndexByte(buf[:end], '\n'); i >= 0 {
+			length += int64(i)
+			s.skipped = append(s.skipped, Skipped{Path: st.f.Path, Line: line, Length: length})
+			rest = copy(buf, buf[i+1:end])
+			return int(length) + 1, rest, false, nil
+		}
+		length += int64(end)
+		var eof bool
+		old := 0
+		end, eof, err = fill(fh, buf, 0)
+		atomic.AddInt64(&s.stats.BytesSearched, int64(end-old))
+		if err != nil {
+			return 0, 0, true, err
+		}
+		if eof && bytes.IndexByte(buf[:end], '\n') < 0 {
+			length += int64(end)
+			s.skipped = append(s.skipped, Skipped{Path: st.f.Path, Line: line, Length: length})
+			return 0, 0, true, nil
+		}
+	}
+}
 
 // region searches complete lines; line is the number of the first. It
 // reports whether the file is done (FilesWithMatches found a match).
@@ -323,7 +384,12 @@ func (st *fileState) searchWhole(fh file, explicit bool) error {
 	end := 0
 	for {
 		if end == len(buf) {
-			nb := make([]byte, 2*len(buf))
+			if len(buf) >= s.opts.MaxLineLen {
+				// Too large to match whole: skipped, and said so.
+				s.skipped = append(s.skipped, Skipped{Path: st.f.Path, Length: int64(end)})
+				return nil
+			}
+			nb := make([]byte, min(2*len(buf), s.opts.MaxLineLen))
 			copy(nb, buf)
 			buf = nb
 			s.buf = buf

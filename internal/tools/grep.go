@@ -62,6 +62,9 @@ type GrepOutput struct {
 	// CutByLimit reports that the page ended at the size bound rather than
 	// at head_limit.
 	CutByLimit bool `json:"cut_by_limit,omitzero"`
+	// Skipped names the lines too long to search ("path:line (N bytes)"),
+	// the first few of them.
+	Skipped []string `json:"skipped,omitempty"`
 }
 
 // GrepFile is one matching file.
@@ -215,6 +218,9 @@ func runGrep(ctx context.Context, env *tool.Env, in GrepInput) (*GrepOutput, err
 	out.TotalLines = len(all)
 	page(out, all, in, st.Limits.GrepChars)
 	out.Files = pageFiles(res.Files, mode, in.Offset, len(out.Lines))
+	for _, k := range res.Skipped {
+		out.Skipped = append(out.Skipped, fmt.Sprintf("%s:%d (%d bytes)", k.Path, k.Line, k.Length))
+	}
 	return out, nil
 }
 
@@ -272,8 +278,12 @@ func pageFiles(files []search.File, mode search.Mode, offset, n int) []GrepFile 
 
 // Content renders the output as the native profile shows it.
 func (o *GrepOutput) Content() []tool.Content {
+	skipped := ""
+	if len(o.Skipped) > 0 {
+		skipped = fmt.Sprintf("\n\n(lines too long to search, skipped: %s; search them with a narrower tool, e.g. bash with head -c)", strings.Join(o.Skipped, ", "))
+	}
 	if o.NumFiles == 0 {
-		return []tool.Content{tool.Text(fmt.Sprintf("no matches for %q in %s", o.Pattern, o.Path))}
+		return []tool.Content{tool.Text(fmt.Sprintf("no matches for %q in %s", o.Pattern, o.Path) + skipped)}
 	}
 	var b strings.Builder
 	b.WriteString(strings.Join(o.Lines, "\n"))
@@ -293,5 +303,6 @@ func (o *GrepOutput) Content() []tool.Content {
 	case "count":
 		fmt.Fprintf(&b, "\n\n[%d matches in %d files]", o.NumMatches, o.NumFiles)
 	}
+	b.WriteString(skipped)
 	return []tool.Content{tool.Text(strings.TrimPrefix(b.String(), "\n"))}
 }
