@@ -394,5 +394,19 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "tools: %s\n", strings.Join(names, ", "))
 	fmt.Fprintf(stdout, "shell confinement:\n%s\n", rt.Confinement())
+	hl, err := rt.HardLinks(context.Background(), 200000)
+	switch {
+	case err != nil:
+		fmt.Fprintf(stdout, "hard links: not scanned: %v\n", err)
+	case hl.Files == 0 && hl.Complete:
+		fmt.Fprintln(stdout, "hard links: none in the roots")
+	default:
+		more := ""
+		if !hl.Complete {
+			more = fmt.Sprintf(" (in the first %d entries)", hl.Scanned)
+		}
+		fmt.Fprintf(stdout, "hard links: %d files in the roots have other names%s, e.g. %s\n", hl.Files, more, strings.Join(hl.Examples, ", "))
+	}
+	fmt.Fprintln(stdout, "  kept: tools read a hard-linked file like any other (its content may also be reachable outside the roots); a write replaces it, leaving the other names' content alone")
 	return exitOK
 }

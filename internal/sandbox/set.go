@@ -21,11 +21,17 @@
 //
 // What is not:
 //   - Deny patterns are checked by name, by Resolve and again by each
-//     operation. A process that swaps a component for a symlink to a denied
-//     file in the same root between the check and the open can make the
-//     operation reach it: os.Root follows symlinks that stay in the root.
+//     operation; Open and OpenFile also check what they opened, by the
+//     name the kernel gives it (Linux), so a component swapped for a
+//     symlink to a denied file between the check and the open is refused.
+//     Stat and ReadDir follow such a swap (os.Root follows symlinks that
+//     stay in the root) and may describe the denied file.
 //   - Hard links, bind mounts, /proc and device files inside a root are not
-//     detected, as os.Root does not detect them.
+//     detected, as os.Root does not detect them. Hard links are kept by
+//     choice (pnpm's node_modules and `git clone --local` are made of
+//     them): a file linked in from outside is read like any other, but
+//     WriteFile replaces it by rename, so the other names keep their
+//     content; `hands doctor` counts them.
 //   - Commands run by a shell are not confined by a Set: no path check can
 //     confine them.
 //   - Paths are handled as strings: ".." is removed lexically before symlinks
