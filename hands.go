@@ -156,6 +156,7 @@ func New(opts Options) (*Runtime, error) {
 		fs.Close()
 		return nil, fmt.Errorf("hands: making the private temporary directory: %w", err)
 	}
+	fs.SetTempLog(tmp.tempLog)
 	opts.Hooks.PreToolUse = append(append([]tool.PreToolUse(nil), opts.Hooks.PreToolUse...), ch.PreToolUse...)
 	opts.Hooks.PostToolUse = append(append([]tool.PostToolUse(nil), opts.Hooks.PostToolUse...), ch.PostToolUse...)
 	opts.Hooks.PostToolUseFailure = append(append([]tool.PostToolUseFailure(nil), opts.Hooks.PostToolUseFailure...), ch.PostToolUseFailure...)

@@ -3,6 +3,7 @@ package hands
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/hands-dev/hands/internal/sandbox"
 )
 
 // The server's temporary files live in one private directory per Runtime,
@@ -25,19 +28,25 @@ import (
 //
 // A server killed with SIGKILL cannot remove its directory; the next
 // Runtime removes every hands-PID-* directory whose lock it can take and
-// whose PID is dead (or that is over an hour old: PIDs are reused).
+// whose PID is dead (or that is over an hour old: PIDs are reused), and
+// first the temporary files its temps.log names: the sandbox logs each
+// write's temporary file there in the instant before it gets a name, the
+// only moment a killed write can leave one beside its target.
 
 const (
 	runtimeDirPrefix = "hands-"
 	sessionDirPrefix = "hands-session-"
 	lockName         = ".lock"
+	tempLogName      = "temps.log"
+	maxTempLog       = 64 << 20
 	staleAge         = time.Hour
 )
 
 // runtimeDir is a Runtime's private temporary directory.
 type runtimeDir struct {
-	path string
-	lock *os.File // holds the flock; nil where there is no flock
+	path    string
+	lock    *os.File // holds the flock
+	tempLog *os.File // the sandbox's log of temporary files (see sandbox.Set.SetTempLog)
 }
 
 // newRuntimeDir removes stale runtime directories under parent, then makes
@@ -59,11 +68,18 @@ func newRuntimeDir(parent string) (*runtimeDir, error) {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	return &runtimeDir{path: dir, lock: lock}, nil
+	tempLog, err := os.OpenFile(filepath.Join(dir, tempLogName), os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
+	if err != nil {
+		lock.Close()
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	return &runtimeDir{path: dir, lock: lock, tempLog: tempLog}, nil
 }
 
 // close removes the directory and releases the lock.
 func (d *runtimeDir) close() error {
+	d.tempLog.Close()
 	err := removeAll(d.path)
 	d.lock.Close()
 	return err
@@ -98,6 +114,13 @@ func removeStaleDirs(parent string) {
 			continue // not ours, or not finished being made
 		}
 		if flock(lock, false) == nil {
+			// A write killed between linking its temporary file in and
+			// renaming it left that file beside its target.
+			if f, err := os.Open(filepath.Join(dir, tempLogName)); err == nil {
+				log, _ := io.ReadAll(io.LimitReader(f, maxTempLog))
+				f.Close()
+				sandbox.RemoveLoggedTemps(log)
+			}
 			removeAll(dir)
 		}
 		lock.Close()

@@ -47,6 +47,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Set confines file access to its roots. It is safe for concurrent use; Close
@@ -58,6 +59,9 @@ type Set struct {
 	// beforeRename, when set by a test, runs in WriteFile just before the
 	// temporary file is renamed over the target.
 	beforeRename func()
+
+	logMu   sync.Mutex
+	tempLog *os.File // see SetTempLog
 }
 
 type root struct {

@@ -54,17 +54,22 @@ func (s *Set) WriteFile(p Path, data []byte, perm os.FileMode) (created bool, er
 	if !created {
 		createPerm = 0o600 // until it gets the old file's mode and owner
 	}
-	tmp, f, err := createTemp(r, dir, base, createPerm)
+	d, err := r.Open(dir)
 	if err != nil {
 		return false, s.fail("write", abs, err)
 	}
-	renamed := false
+	defer d.Close()
+	t, err := s.newTemp(r, d, dir, filepath.Dir(abs), base, createPerm)
+	if err != nil {
+		return false, s.fail("write", abs, err)
+	}
+	done := false
 	defer func() {
-		if !renamed {
-			f.Close()
-			r.Remove(tmp)
+		if !done {
+			t.discard()
 		}
 	}()
+	f := t.f
 	if _, err = f.Write(data); err != nil {
 		return false, s.fail("write", abs, err)
 	}
@@ -81,27 +86,84 @@ func (s *Set) WriteFile(p Path, data []byte, perm os.FileMode) (created bool, er
 	if err = f.Sync(); err != nil {
 		return false, s.fail("sync", abs, err)
 	}
-	if err = f.Close(); err != nil {
-		return false, s.fail("write", abs, err)
-	}
 	if s.beforeRename != nil {
 		s.beforeRename()
 	}
-	if err = r.Rename(tmp, rel); err != nil {
+	if err = t.commit(base); err != nil {
 		return false, s.fail("rename", abs, err)
 	}
-	renamed = true
+	done = true
 	return created, s.syncDir(r, dir, filepath.Dir(abs))
+}
+
+// temp is a write's temporary file: unnamed (O_TMPFILE) where the file
+// system allows, so a writer killed mid-way leaves nothing behind; named
+// only for the instant between linking it in and renaming it over the
+// target, and that name is logged first (see SetTempLog).
+type temp struct {
+	s    *Set
+	r    *os.Root
+	d    *os.File // the directory, opened through the root
+	dir  string   // its name in the root
+	abs  string   // its absolute name
+	base string
+	f    *os.File
+	name string // the name it has in d; "" while it has none
+	anon bool   // made with O_TMPFILE
+}
+
+// newTemp makes the temporary file for base in the directory d.
+func (s *Set) newTemp(r *os.Root, d *os.File, dir, abs, base string, perm os.FileMode) (*temp, error) {
+	t := &temp{s: s, r: r, d: d, dir: dir, abs: abs, base: base}
+	if f, err := openTmpfile(d, perm); err == nil {
+		t.f, t.anon = f, true
+		return t, nil
+	}
+	name, f, err := createTemp(r, dir, base, perm)
+	if err != nil {
+		return nil, err
+	}
+	t.f, t.name = f, filepath.Base(name)
+	return t, nil
+}
+
+// commit gives the file the name base, replacing what is there.
+func (t *temp) commit(base string) error {
+	if t.anon {
+		name := tempName(base)
+		t.s.logTemp(filepath.Join(t.abs, name))
+		if err := linkTmpfile(t.f, t.d, name); err != nil {
+			return err
+		}
+		t.name = name
+	}
+	if err := t.f.Close(); err != nil {
+		return err
+	}
+	return renameIn(t.r, t.d, t.dir, t.name, base)
+}
+
+// discard removes the temporary file, if it has a name.
+func (t *temp) discard() {
+	t.f.Close()
+	if t.name != "" {
+		t.r.Remove(filepath.Join(t.dir, t.name))
+	}
+}
+
+// tempName is the name of a temporary file beside base. Leave room in a
+// 255-byte name for the decoration.
+func tempName(base string) string {
+	if len(base) > 200 {
+		base = strings.ToValidUTF8(base[:200], "")
+	}
+	return "." + base + ".hands-" + strconv.FormatUint(rand.Uint64(), 36) + ".tmp"
 }
 
 // createTemp creates a new hidden file next to base in dir, inside r.
 func createTemp(r *os.Root, dir, base string, perm os.FileMode) (string, *os.File, error) {
-	// Leave room in a 255-byte name for the decoration.
-	if len(base) > 200 {
-		base = strings.ToValidUTF8(base[:200], "")
-	}
 	for range 10 {
-		name := filepath.Join(dir, "."+base+".hands-"+strconv.FormatUint(rand.Uint64(), 36)+".tmp")
+		name := filepath.Join(dir, tempName(base))
 		f, err := r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 		if errors.Is(err, fs.ErrExist) {
 			continue
@@ -109,6 +171,39 @@ func createTemp(r *os.Root, dir, base string, perm os.FileMode) (string, *os.Fil
 		return name, f, err
 	}
 	return "", nil, &fs.PathError{Op: "open", Path: dir, Err: fs.ErrExist}
+}
+
+// SetTempLog has WriteFile log, to f, the absolute name of each temporary
+// file it is about to link into a directory, one a line, before it does:
+// the only moment a write killed mid-way (SIGKILL) can leave one behind.
+// RemoveLoggedTemps removes them, given the log of a dead writer.
+func (s *Set) SetTempLog(f *os.File) {
+	s.logMu.Lock()
+	s.tempLog = f
+	s.logMu.Unlock()
+}
+
+func (s *Set) logTemp(abs string) {
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	if s.tempLog != nil {
+		s.tempLog.WriteString(abs + "\n")
+	}
+}
+
+// RemoveLoggedTemps removes the temporary files a temp log names, when
+// they are still there: only names WriteFile makes (".NAME.hands-X.tmp")
+// are removed, links not followed.
+func RemoveLoggedTemps(log []byte) {
+	for _, line := range strings.Split(string(log), "\n") {
+		base := filepath.Base(line)
+		if !filepath.IsAbs(line) || !strings.HasPrefix(base, ".") || !strings.HasSuffix(base, ".tmp") || !strings.Contains(base, ".hands-") {
+			continue
+		}
+		if fi, err := os.Lstat(line); err == nil && fi.Mode().IsRegular() {
+			os.Remove(line)
+		}
+	}
 }
 
 // syncDir makes a rename in dir durable. File systems that cannot sync a

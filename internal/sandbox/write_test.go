@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -158,4 +159,38 @@ func TestWriteFileConcurrent(t *testing.T) {
 		t.Errorf("content is a mix of writes (%d bytes, starts %q)", len(got), got[:min(8, len(got))])
 	}
 	noTemp(t, filepath.Join(base, "root"))
+}
+
+// A writer killed mid-way leaves nothing beside the target: the temporary
+// file has no name until the instant before the rename, and that name is
+// logged first, for RemoveLoggedTemps.
+func TestWriteFileTempUnnamedAndLogged(t *testing.T) {
+	base := tempBase(t)
+	mkTree(t, base, "root/f.txt=old")
+	s := newSet(t, []string{filepath.Join(base, "root")}, nil)
+	log, err := os.Create(filepath.Join(base, "temps.log"))
+	must(t, err)
+	defer log.Close()
+	s.SetTempLog(log)
+	p, err := s.Resolve("", "f.txt")
+	must(t, err)
+	var during []string
+	s.beforeRename = func() { during = names(t, filepath.Join(base, "root")) }
+	_, err = s.WriteFile(p, []byte("new"), 0o644)
+	must(t, err)
+	if !slices.Equal(during, []string{"f.txt"}) {
+		t.Errorf("while writing, the directory held %v: the temporary file had a name", during)
+	}
+	logged, _ := os.ReadFile(log.Name())
+	line := strings.TrimSuffix(string(logged), "\n")
+	if filepath.Dir(line) != filepath.Join(base, "root") || !strings.Contains(filepath.Base(line), ".f.txt.hands-") {
+		t.Fatalf("log %q", logged)
+	}
+	// As if the writer died between the link and the rename.
+	must(t, os.WriteFile(line, []byte("half"), 0o600))
+	must(t, os.Symlink("f.txt", filepath.Join(base, "root", ".x.hands-1.tmp")))
+	RemoveLoggedTemps([]byte(line + "\n" + filepath.Join(base, "root", ".x.hands-1.tmp") + "\n" + filepath.Join(base, "root", "f.txt") + "\n"))
+	if got := names(t, filepath.Join(base, "root")); !slices.Equal(got, []string{".x.hands-1.tmp", "f.txt"}) {
+		t.Errorf("after RemoveLoggedTemps: %v", got)
+	}
 }
