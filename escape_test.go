@@ -21,15 +21,19 @@ import (
 
 // raceLoops is how many calls a race test makes: a short run by default,
 // HANDS_RACE_LOOPS=3000 for the full count.
-func raceLoops(t *testing.T, short int) int {
-	if s := os.Getenv("HANDS_RACE_LOOPS"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			t.Fatalf("HANDS_RACE_LOOPS=%q: %v", s, err)
-		}
-		return n
+func raceLoops(t *testing.T, short int) int { return envCount(t, "HANDS_RACE_LOOPS", short) }
+
+// envCount is the number in the environment variable name, or short.
+func envCount(t *testing.T, name string, short int) int {
+	s := os.Getenv(name)
+	if s == "" {
+		return short
 	}
-	return short
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatalf("%s=%q: %v", name, s, err)
+	}
+	return n
 }
 
 func escapeSession(t *testing.T, deny ...string) (*hands.Session, string, string) {
@@ -39,15 +43,7 @@ func escapeSession(t *testing.T, deny ...string) (*hands.Session, string, string
 	os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("NEEDLE outside\n"), 0o644)
 	os.Mkdir(filepath.Join(outside, "deeper"), 0o755)
 	os.WriteFile(filepath.Join(outside, "deeper", "secret2.txt"), []byte("NEEDLE outside\n"), 0o644)
-	rt, err := hands.New(hands.Options{Roots: []string{root}, Deny: deny})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rt.Close() })
-	sess, err := rt.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess, _ := sessionIn(t, root, hands.Options{Deny: deny})
 	return sess, root, outside
 }
 
@@ -103,6 +99,20 @@ func swapper(t *testing.T, a, b string) (stop func()) {
 	return func() { done.Store(true); wg.Wait() }
 }
 
+// swapAll starts n swappers in root, of the names a and b formatted with
+// 0..n-1, and returns what stops them all.
+func swapAll(t *testing.T, root, a, b string, n int) (stop func()) {
+	var stops []func()
+	for i := range n {
+		stops = append(stops, swapper(t, filepath.Join(root, fmt.Sprintf(a, i)), filepath.Join(root, fmt.Sprintf(b, i))))
+	}
+	return func() {
+		for _, s := range stops {
+			s()
+		}
+	}
+}
+
 // A directory swapped for a link to outside while grep and glob walk it
 // is never followed (it used to be in about 6% of 3,000 calls).
 func TestDirSwappedForLinkDuringWalk(t *testing.T) {
@@ -114,15 +124,7 @@ func TestDirSwappedForLinkDuringWalk(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, "y.txt"), []byte("NEEDLE inside\n"), 0o644)
 		os.Symlink(outside, filepath.Join(root, fmt.Sprintf(".link%02d", i)))
 	}
-	var stops []func()
-	for i := range 20 {
-		stops = append(stops, swapper(t, filepath.Join(root, fmt.Sprintf("d%02d", i)), filepath.Join(root, fmt.Sprintf(".link%02d", i))))
-	}
-	defer func() {
-		for _, s := range stops {
-			s()
-		}
-	}()
+	defer swapAll(t, root, "d%02d", ".link%02d", 20)()
 	n := raceLoops(t, 60)
 	reached := 0
 	for i := range n {
@@ -154,15 +156,7 @@ func TestFileSwappedForDeniedDuringGrep(t *testing.T) {
 		os.WriteFile(filepath.Join(root, fmt.Sprintf("a%02d.txt", i)), []byte("NEEDLE plain\n"), 0o644)
 		os.Symlink(".env", filepath.Join(root, fmt.Sprintf("l%02d", i)))
 	}
-	var stops []func()
-	for i := range 20 {
-		stops = append(stops, swapper(t, filepath.Join(root, fmt.Sprintf("a%02d.txt", i)), filepath.Join(root, fmt.Sprintf("l%02d", i))))
-	}
-	defer func() {
-		for _, s := range stops {
-			s()
-		}
-	}()
+	defer swapAll(t, root, "a%02d.txt", "l%02d", 20)()
 	n := raceLoops(t, 60)
 	for range n {
 		text := call(sess, "grep", `{"pattern":"NEEDLE","output_mode":"content"}`).TextOf()

@@ -30,16 +30,7 @@ func TestMain(m *testing.M) {
 
 // stressCount is how many rounds a stress test runs: short by default,
 // HANDS_STRESS=1000 for the full count.
-func stressCount(t *testing.T, short int) int {
-	if s := os.Getenv("HANDS_STRESS"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			t.Fatalf("HANDS_STRESS=%q: %v", s, err)
-		}
-		return n
-	}
-	return short
-}
+func stressCount(t *testing.T, short int) int { return envCount(t, "HANDS_STRESS", short) }
 
 const bigSize = 8 << 20
 

@@ -20,16 +20,7 @@ func optionsSession(t *testing.T, opts hands.Options) (*hands.Session, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts.Roots = []string{root}
-	rt, err := hands.New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rt.Close() })
-	sess, err := rt.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess, _ := sessionIn(t, root, opts)
 	return sess, root
 }
 

@@ -34,8 +34,16 @@ func bigTool() tool.Tool {
 func plantSession(t *testing.T, opts hands.Options) (*hands.Session, string, *hands.Runtime) {
 	t.Helper()
 	root, _ := filepath.EvalSymlinks(t.TempDir())
-	opts.Roots = []string{root}
 	opts.Tools = append(opts.Tools, bigTool())
+	sess, rt := sessionIn(t, root, opts)
+	return sess, root, rt
+}
+
+// sessionIn opens a session of a runtime over root, both closed at the
+// end of the test.
+func sessionIn(t *testing.T, root string, opts hands.Options) (*hands.Session, *hands.Runtime) {
+	t.Helper()
+	opts.Roots = []string{root}
 	rt, err := hands.New(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +53,7 @@ func plantSession(t *testing.T, opts hands.Options) (*hands.Session, string, *ha
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sess, root, rt
+	return sess, rt
 }
 
 var savedIn = regexp.MustCompile(`saved in (\S+)`)

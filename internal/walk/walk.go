@@ -4,10 +4,17 @@
 //
 // Walk promises: every entry is reported at most once; the callback runs
 // concurrently on several goroutines and in no particular order (callers
-// sort); directory entries come from os.ReadDir's file types, with no stat
-// per entry; symbolic links to directories are not followed unless
+// sort); entry types come from the directory listing, with no stat per
+// entry; symbolic links to directories are not followed unless
 // Options.Follow allows their target; the walk stops early when the context
 // is cancelled or the callback returns an error.
+//
+// On Linux, everything below a root is opened relative to its parent
+// directory's descriptor with O_NOFOLLOW (Entry.Open, Entry.Stat), so a
+// directory or file swapped for a symbolic link while the walk runs is
+// neither entered nor opened: the walk never leaves the trees it was given
+// except through links Follow allows, and Options.Confine checks where each
+// root really is when it is opened.
 package walk
 
 import (
