@@ -1,7 +1,6 @@
 package hands
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -9,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/hands-dev/hands/internal/sandbox"
@@ -142,26 +140,6 @@ func runtimeDirPID(name string) (int, bool) {
 	return pid, err == nil && pid > 0
 }
 
-// processAlive reports whether a process with the PID exists.
-func processAlive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
-}
-
-// flock takes an exclusive lock on f, waiting for it when wait is set.
-func flock(f *os.File, wait bool) error {
-	how := syscall.LOCK_EX
-	if !wait {
-		how |= syscall.LOCK_NB
-	}
-	for {
-		err := syscall.Flock(int(f.Fd()), how)
-		if err != syscall.EINTR {
-			return err
-		}
-	}
-}
-
 // removeAll removes dir like os.RemoveAll, and also what a command made
 // unwritable inside it (`chmod -w`, Go's read-only module cache): it makes
 // directories writable again where removal was refused, and retries when
@@ -182,10 +160,4 @@ func removeAll(dir string) error {
 		})
 	}
 	return fmt.Errorf("removing %s: %w", dir, err)
-}
-
-// ownedBy reports whether fi's file belongs to the user uid.
-func ownedBy(fi fs.FileInfo, uid int) bool {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && int(st.Uid) == uid
 }

@@ -58,11 +58,10 @@ func (s *searcher) searchFile(e walk.Entry, explicit bool) (*File, bool, error) 
 
 func (s *searcher) searchFile1(e walk.Entry, explicit bool) (*fileState, error) {
 	path := e.Path
-	fd, err := e.Open()
+	fh, err := e.Open()
 	if err != nil {
 		return nil, err
 	}
-	fh := file{fd}
 	defer fh.Close()
 	st := &fileState{s: s, f: File{Path: path}, nul: -1, explicit: explicit}
 	st.stopAtNUL = explicit && s.opts.Mode == Content
@@ -80,7 +79,7 @@ func (s *searcher) searchFile1(e walk.Entry, explicit bool) (*fileState, error) 
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
 	if st.matched {
-		info, err := walk.FileInfo(fd)
+		info, err := fh.Info()
 		if err != nil {
 			return nil, err
 		}
@@ -110,7 +109,7 @@ func (st *fileState) result(explicit bool) (*File, bool, error) {
 }
 
 // fill reads into buf[end:] until it is full or the file ends.
-func fill(fh file, buf []byte, end int) (int, bool, error) {
+func fill(fh walk.File, buf []byte, end int) (int, bool, error) {
 	for end < len(buf) {
 		n, err := fh.Read(buf[end:])
 		if err != nil {
@@ -126,7 +125,7 @@ func fill(fh file, buf []byte, end int) (int, bool, error) {
 
 // searchChunks is line mode: lines are searched chunk by chunk, the
 // partial last line carried to the next chunk.
-func (st *fileState) searchChunks(fh file, explicit bool) error {
+func (st *fileState) searchChunks(fh walk.File, explicit bool) error {
 	s := st.s
 	buf := s.buf
 	end := 0
@@ -202,7 +201,7 @@ var nl = []byte{'\n'}
 // It returns the line's length with its newline, where the bytes after it
 // end in buf (moved to its start), and whether the file is done: it ended,
 // or a NUL byte in the line drops it as binary.
-func (st *fileState) skipLine(fh file, buf []byte, end, line int, off int64, explicit bool) (n, rest int, done bool, err error) {
+func (st *fileState) skipLine(fh walk.File, buf []byte, end, line int, off int64, explicit bool) (n, rest int, done bool, err error) {
 	s := st.s
 	length := int64(0)
 	for {
@@ -378,7 +377,7 @@ func (st *fileState) saveSide(buf []byte, next int) {
 // searchWhole is multiline mode: the file is read whole and matched at
 // once. Like ripgrep, a file found by the walk with a NUL byte anywhere is
 // skipped.
-func (st *fileState) searchWhole(fh file, explicit bool) error {
+func (st *fileState) searchWhole(fh walk.File, explicit bool) error {
 	s := st.s
 	buf := s.buf
 	end := 0

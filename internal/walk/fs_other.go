@@ -3,6 +3,7 @@
 package walk
 
 import (
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -57,15 +58,11 @@ type Info struct {
 	ModTime time.Time
 	Size    int64
 	Type    fs.FileMode // the type bits, as in Entry.Type
-	Links   uint64      // the number of hard links
+	Links   uint64      // the number of hard links; 1 where the platform does not say
 }
 
 func infoOf(fi fs.FileInfo) Info {
-	info := Info{ModTime: fi.ModTime(), Size: fi.Size(), Type: fi.Mode().Type(), Links: 1}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		info.Links = uint64(st.Nlink)
-	}
-	return info
+	return Info{ModTime: fi.ModTime(), Size: fi.Size(), Type: fi.Mode().Type(), Links: links(fi)}
 }
 
 func (e Entry) openPath() string {
@@ -75,33 +72,35 @@ func (e Entry) openPath() string {
 	return e.Path
 }
 
-// Open opens the entry's file for reading and returns its descriptor.
-// The caller closes the descriptor.
-func (e Entry) Open() (int, error) {
-	fd, err := syscall.Open(e.openPath(), syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return -1, &fs.PathError{Op: "open", Path: e.Path, Err: err}
+// File is an open file.
+type File struct{ f *os.File }
+
+// Read reads like io.Reader, except that the end of the file is a read of
+// 0 bytes with no error.
+func (f File) Read(p []byte) (int, error) {
+	n, err := f.f.Read(p)
+	if err == io.EOF {
+		err = nil
 	}
-	return fd, nil
+	return n, err
 }
 
-// FileInfo returns what fstat says of an open descriptor.
-func FileInfo(fd int) (Info, error) {
-	var st syscall.Stat_t
-	if err := syscall.Fstat(fd, &st); err != nil {
+// Close closes the file.
+func (f File) Close() error { return f.f.Close() }
+
+// Info returns what fstat says of the file.
+func (f File) Info() (Info, error) {
+	fi, err := f.f.Stat()
+	if err != nil {
 		return Info{}, err
 	}
-	info := Info{ModTime: time.Unix(st.Mtimespec.Sec, st.Mtimespec.Nsec), Size: st.Size, Links: uint64(st.Nlink)}
-	switch st.Mode & syscall.S_IFMT {
-	case syscall.S_IFDIR:
-		info.Type = fs.ModeDir
-	case syscall.S_IFLNK:
-		info.Type = fs.ModeSymlink
-	case syscall.S_IFREG:
-	default:
-		info.Type = fs.ModeIrregular
-	}
-	return info, nil
+	return infoOf(fi), nil
+}
+
+// Open opens the entry's file for reading. The caller closes the file.
+func (e Entry) Open() (File, error) {
+	f, err := os.Open(e.openPath())
+	return File{f}, err
 }
 
 // Stat returns what lstat says of the entry (stat, for a followed link).
