@@ -2,10 +2,12 @@ package tools
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	_ "embed"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hands-dev/hands/internal/ignore"
@@ -164,6 +166,10 @@ func runGrep(ctx context.Context, env *tool.Env, in GrepInput) (*GrepOutput, err
 	st := stateOf(env)
 	path := in.at.Abs
 	m, err := match.Compile(in.Pattern, match.Options{IgnoreCase: in.IgnoreCase, Multiline: in.Multiline})
+	if err != nil && st.Behavior.GrepBadPatternFindsNothing {
+		mode := cmp.Or(in.OutputMode, "files_with_matches")
+		return &GrepOutput{Pattern: in.Pattern, Path: path, Mode: mode, Files: []GrepFile{}, Lines: []string{}}, nil
+	}
 	if err != nil {
 		var me *match.Error
 		reason := err.Error()
@@ -186,7 +192,8 @@ func runGrep(ctx context.Context, env *tool.Env, in GrepInput) (*GrepOutput, err
 	opts := search.Options{
 		Paths: []string{path}, Matcher: m, Mode: mode,
 		Before: before, After: after, MaxLineBytes: st.Limits.LineChars,
-		Skip: func(p string, _ bool) bool { return st.FS.Denied(p) },
+		Skip:   func(p string, _ bool) bool { return st.FS.Denied(p) },
+		Hidden: st.Behavior.GrepHidden,
 	}
 	if in.Glob != "" {
 		opts.Globs = splitGlobs(in.Glob)
@@ -200,6 +207,9 @@ func runGrep(ctx context.Context, env *tool.Env, in GrepInput) (*GrepOutput, err
 			return nil, ctx.Err()
 		}
 		return nil, toolErr(tool.IOError, "could not search %s: %v", path, err).With("path", path)
+	}
+	if st.Behavior.GrepByPath && mode != search.FilesWithMatches {
+		slices.SortStableFunc(res.Files, func(a, b search.File) int { return strings.Compare(a.Path, b.Path) })
 	}
 	var buf bytes.Buffer
 	lineNumbers := in.LineNumbers == nil || *in.LineNumbers
