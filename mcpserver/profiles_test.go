@@ -32,14 +32,13 @@ type profileCall struct {
 // the advertised output schema and carries the error code.
 var profileScenarios = map[string][]profileCall{
 	"claude": {
-		{tool: "Read", args: `{"file_path":"$ROOT/hello.txt"}`, text: "     1\thello\n     2\tworld"},
+		{tool: "Read", args: `{"file_path":"$ROOT/hello.txt"}`, text: "     1→hello\n     2→world\n     3→"},
 		{tool: "Write", args: `{"file_path":"$ROOT/hello.txt","content":"x"}`, code: "FILE_CHANGED", text: "<tool_use_error>File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.</tool_use_error>", setup: "touch"},
 		{tool: "Edit", args: `{"file_path":"$ROOT/hello.txt","old_string":"o","new_string":"0"}`, code: "FILE_CHANGED", text: "<tool_use_error>File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.</tool_use_error>"},
-		{tool: "Read", args: `{"file_path":"$ROOT/hello.txt"}`, text: "     1\thello\n     2\tworld\n     3\tagain"},
-		{tool: "MultiEdit", args: `{"file_path":"$ROOT/hello.txt","edits":[{"old_string":"hello","new_string":"hi"},{"old_string":"again","new_string":"end"}]}`, text: "The file $ROOT/hello.txt has been updated. Here's the result of running `cat -n` on a snippet of the edited file:\n     1\thi\n     2\tworld\n     3\tend"},
-		{tool: "LS", args: `{"path":"$ROOT"}`, text: "- $ROOT/\n  - hello.txt"},
+		{tool: "Read", args: `{"file_path":"$ROOT/hello.txt"}`, text: "     1→hello\n     2→world\n     3→again\n     4→"},
+		{tool: "Edit", args: `{"file_path":"$ROOT/hello.txt","old_string":"again","new_string":"end"}`, text: "The file $ROOT/hello.txt has been updated. Here's the result of running `cat -n` on a snippet of the edited file:\n     1→hello\n     2→world\n     3→end\n     4→"},
 		{tool: "Glob", args: `{"pattern":"*.txt"}`, text: "$ROOT/hello.txt"},
-		{tool: "Grep", args: `{"pattern":"world","output_mode":"content"}`, text: "$ROOT/hello.txt:2:world"},
+		{tool: "Grep", args: `{"pattern":"world","output_mode":"content"}`, text: "hello.txt:2:world"},
 		{tool: "Bash", args: `{"command":"echo out; echo err >&2; exit 2"}`, code: "COMMAND_FAILED", text: "Exit code 2\nout\nerr"},
 		{tool: "TaskOutput", args: `{"task_id":"job-7"}`, code: "BASH_TASK_NOT_FOUND", text: "<tool_use_error>No task found with ID: job-7</tool_use_error>"},
 		{tool: "KillShell", args: `{"shell_id":"job-7"}`, code: "BASH_TASK_NOT_FOUND", text: "<tool_use_error>No shell found with ID: job-7</tool_use_error>"},

@@ -186,6 +186,16 @@ func (m *Manager) job(id string) (*job, error) {
 // first; a job still running then is no error, its status says so. An
 // unknown id is ErrNotFound.
 func (m *Manager) Output(ctx context.Context, id string, block bool, timeout time.Duration) (*JobOutput, error) {
+	return m.output(ctx, id, block, timeout, false)
+}
+
+// OutputAll is Output with all the job's output from its start, not only
+// what the previous call left unread.
+func (m *Manager) OutputAll(ctx context.Context, id string, block bool, timeout time.Duration) (*JobOutput, error) {
+	return m.output(ctx, id, block, timeout, true)
+}
+
+func (m *Manager) output(ctx context.Context, id string, block bool, timeout time.Duration, all bool) (*JobOutput, error) {
 	j, err := m.job(id)
 	if err != nil {
 		return nil, err
@@ -214,7 +224,11 @@ func (m *Manager) Output(ctx context.Context, id string, block bool, timeout tim
 	} else {
 		out.Duration = j.end.Sub(j.start)
 	}
-	out.Output, j.readPos = j.sink.since(j.readPos, m.cfg.OutputLimit)
+	from := j.readPos
+	if all {
+		from = 0
+	}
+	out.Output, j.readPos = j.sink.since(from, m.cfg.OutputLimit)
 	return out, nil
 }
 

@@ -238,3 +238,25 @@ func TestJobsDieWithClose(t *testing.T) {
 		t.Errorf("Output after Close: %v", err)
 	}
 }
+
+// TestJobOutputAll: Output gives what the previous read left; OutputAll
+// gives everything from the start, every time.
+func TestJobOutputAll(t *testing.T) {
+	m := newManager(t, Config{})
+	id, err := m.Start("echo one; echo two", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if out, err := m.Output(ctx, id, true, 0); err != nil || out.Output.String() != "one\ntwo\n" {
+		t.Fatalf("first read %q, %v", out.Output.String(), err)
+	}
+	if out, err := m.Output(ctx, id, true, 0); err != nil || out.Output.String() != "" {
+		t.Errorf("second read %q, %v; want nothing new", out.Output.String(), err)
+	}
+	for range 2 {
+		if out, err := m.OutputAll(ctx, id, true, 0); err != nil || out.Output.String() != "one\ntwo\n" || out.Status != Exited {
+			t.Errorf("OutputAll %q %s, %v; want all of it", out.Output.String(), out.Status, err)
+		}
+	}
+}

@@ -56,6 +56,11 @@ type Edit struct {
 	// NewCellID is the id of an inserted cell in a notebook that uses ids;
 	// "" draws 8 random hex digits.
 	NewCellID string
+	// SourceString writes the new source as one JSON string instead of
+	// an array of lines, and an inserted cell's members in the order
+	// cell_type, id, source, metadata, execution_count, outputs: the cells
+	// Claude Code's NotebookEdit writes.
+	SourceString bool
 }
 
 // Result describes the cell an Apply changed.
@@ -245,7 +250,7 @@ func (d *doc) replace(i int, e Edit) ([]byte, Result, error) {
 		case "cell_type":
 			raw = quote(typ)
 		case "source":
-			raw = d.style.stringArray(mi, sourceLines(e.Source))
+			raw = e.source(d, mi)
 		case "execution_count":
 			if typ != "code" {
 				continue
@@ -269,7 +274,7 @@ func (d *doc) replace(i int, e Edit) ([]byte, Result, error) {
 		}
 	}
 	add("cell_type", quote(typ))
-	add("source", d.style.stringArray(mi, sourceLines(e.Source)))
+	add("source", e.source(d, mi))
 	if typ == "code" {
 		add("execution_count", "null")
 		add("outputs", "[]")
@@ -306,6 +311,16 @@ func (d *doc) insert(after int, e Edit) ([]byte, Result, error) {
 	ref := max(after, 0) // the cell whose layout the new one copies
 	indent, mi := d.cellIndent(ref)
 	fs := []field{{"cell_type", quote(e.CellType)}}
+	if e.SourceString {
+		if id != "" {
+			fs = append(fs, field{"id", quote(id)})
+		}
+		fs = append(fs, field{"source", e.source(d, mi)}, field{"metadata", "{}"})
+		if e.CellType == "code" {
+			fs = append(fs, field{"execution_count", "null"}, field{"outputs", "[]"})
+		}
+		return d.insertCell(after, indent, d.style.object(indent, mi, fs), Result{Index: after + 1, ID: id, Type: e.CellType})
+	}
 	if e.CellType == "code" {
 		fs = append(fs, field{"execution_count", "null"})
 	}
@@ -317,9 +332,20 @@ func (d *doc) insert(after int, e Edit) ([]byte, Result, error) {
 		fs = append(fs, field{"outputs", "[]"})
 	}
 	fs = append(fs, field{"source", d.style.stringArray(mi, sourceLines(e.Source))})
-	cell := d.style.object(indent, mi, fs)
-	res := Result{Index: after + 1, ID: id, Type: e.CellType}
+	return d.insertCell(after, indent, d.style.object(indent, mi, fs), Result{Index: after + 1, ID: id, Type: e.CellType})
+}
 
+// source is the JSON of the edit's new source, indented by mi.
+func (e Edit) source(d *doc, mi string) string {
+	if e.SourceString {
+		return quote(e.Source)
+	}
+	return d.style.stringArray(mi, sourceLines(e.Source))
+}
+
+// insertCell splices the JSON of a new cell in after cell index after (or
+// first, when after is negative).
+func (d *doc) insertCell(after int, indent, cell string, res Result) ([]byte, Result, error) {
 	n := len(d.spans)
 	if n == 0 {
 		arr := "[" + cell + "]"

@@ -68,6 +68,9 @@ func TestApplyGolden(t *testing.T) {
 		{"compact-replace", "compact.ipynb", Edit{CellID: "bb", Source: "b = 3\nc = 4"}, Result{1, "bb", "code"}},
 		{"compact-insert", "compact.ipynb", Edit{Mode: Insert, CellID: "aa", CellType: "code", Source: "z", NewCellID: "cc"}, Result{1, "cc", "code"}},
 		{"compact-delete", "compact.ipynb", Edit{Mode: Delete, CellID: "aa"}, Result{0, "aa", "code"}},
+		{"string-source-replace", "jupyter.ipynb", Edit{CellID: "4d5e6f70", Source: "y = 0\nz = 1", SourceString: true}, Result{1, "4d5e6f70", "code"}},
+		{"string-source-insert-code", "jupyter.ipynb", Edit{Mode: Insert, Index: NoCell, CellType: "code", Source: "import os", NewCellID: "44444444", SourceString: true}, Result{0, "44444444", "code"}},
+		{"string-source-insert-markdown", "jupyter.ipynb", Edit{Mode: Insert, CellID: "a1b2c3d4", CellType: "markdown", Source: "## Inserted", NewCellID: "55555555", SourceString: true}, Result{3, "55555555", "markdown"}},
 		{"empty-insert", "empty.ipynb", Edit{Mode: Insert, Index: NoCell, CellType: "code", Source: "1 + 1", NewCellID: "33333333"}, Result{0, "33333333", "code"}},
 	}
 	for _, tt := range tests {

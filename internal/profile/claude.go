@@ -1,10 +1,16 @@
 package profile
 
 import (
+	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"math"
+	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/hands-dev/hands/internal/notebook"
 	"github.com/hands-dev/hands/internal/tools"
 	"github.com/hands-dev/hands/tool"
 )
@@ -17,80 +23,64 @@ import (
 // Code's own. The [CODE] of an error is in the structured content only.
 func claude(lim tools.Limits) *Profile {
 	filePath := func(desc string) Param { return Param{Name: "file_path", Core: "path", Description: desc} }
-	return &Profile{
+	p := &Profile{
 		Name: "claude",
-		// Read reads files only (its description says so; LS lists
-		// directories); Write and Edit need a read first.
-		Behavior: tools.Behavior{ReadFilesOnly: true, CommandFailureIsError: true},
-		Render:   renderClaude,
+		// Read reads files only, whole when no window is given, and a
+		// window past the end is a warning, not an error; Write and Edit
+		// need a read first; an Edit with an empty old_string creates a
+		// file and refuses a notebook; Glob lists hidden and ignored files,
+		// oldest first; Grep searches hidden files (Claude Code 2.1.7).
+		Behavior: tools.Behavior{ReadFilesOnly: true, ReadWholeFile: true, ReadPastEndIsEmpty: true,
+			EditCreatesFile: true, EditRefusesNotebooks: true, GlobAll: true, GrepHidden: true, GrepByPath: true, GrepBadPatternFindsNothing: true,
+			NotebookSourceString: true, TaskOutputWhole: true, CommandFailureIsError: true},
+		Render: renderClaude,
 		Tools: []Entry{
+			{Core: "task_output", Name: "TaskOutput", Description: desc("claude/TaskOutput.md"), Params: []Param{
+				{Name: "task_id", Description: "The task ID to get output from"},
+				{Name: "block", Default: true, Description: "Whether to wait for completion"},
+				{Name: "timeout", Default: lim.TaskWaitMS(), Description: "Max wait time in ms", Schema: fmt.Sprintf(`{"type":"number","minimum":0,"maximum":%d}`, lim.BashMaxTimeoutMS())},
+			}, Required: []string{"task_id", "block", "timeout"}},
+			{Core: "bash", Name: "Bash", Description: desc("claude/Bash.md"), Params: []Param{
+				{Name: "command", Description: "The command to execute"},
+				{Name: "timeout", Description: "Optional timeout in milliseconds (max {{.BashMaxTimeoutMS}})", Schema: number},
+				{Name: "description", Description: desc("claude/Bash.description.md")},
+				{Name: "run_in_background", Description: "Set to true to run this command in the background. Use TaskOutput to read the output later."},
+				{Name: "dangerouslyDisableSandbox", Core: "dangerously_disable_sandbox", Aliases: []string{"dangerously_disable_sandbox"}, Description: "Set this to true to dangerously override sandbox mode and run commands without sandboxing."},
+			}, Transform: claudeBashArgs(lim)},
+			{Core: "glob", Name: "Glob", Description: desc("claude/Glob.md"), Params: []Param{
+				{Name: "pattern", Description: "The glob pattern to match files against"},
+				{Name: "path", Description: `The directory to search in. If not specified, the current working directory will be used. IMPORTANT: Omit this field to use the default directory. DO NOT enter "undefined" or "null" - simply omit it for the default behavior. Must be a valid directory path if provided.`},
+			}},
+			{Core: "grep", Name: "Grep", Description: desc("claude/Grep.md"), Params: []Param{
+				{Name: "pattern", Description: "The regular expression pattern to search for in file contents"},
+				{Name: "path", Description: "File or directory to search in (rg PATH). Defaults to current working directory."},
+				{Name: "glob", Description: `Glob pattern to filter files (e.g. "*.js", "*.{ts,tsx}") - maps to rg --glob`},
+				{Name: "output_mode", Description: `Output mode: "content" shows matching lines (supports -A/-B/-C context, -n line numbers, head_limit), "files_with_matches" shows file paths (supports head_limit), "count" shows match counts (supports head_limit). Defaults to "files_with_matches".`, Schema: `{"enum":["content","files_with_matches","count"]}`},
+				{Name: "-B", Description: `Number of lines to show before each match (rg -B). Requires output_mode: "content", ignored otherwise.`, Schema: number},
+				{Name: "-A", Description: `Number of lines to show after each match (rg -A). Requires output_mode: "content", ignored otherwise.`, Schema: number},
+				{Name: "-C", Description: `Number of lines to show before and after each match (rg -C). Requires output_mode: "content", ignored otherwise.`, Schema: number},
+				{Name: "-n", Description: `Show line numbers in output (rg -n). Requires output_mode: "content", ignored otherwise. Defaults to true.`},
+				{Name: "-i", Description: "Case insensitive search (rg -i)"},
+				{Name: "type", Description: "File type to search (rg --type). Common types: js, py, rust, go, java, etc. More efficient than include for standard file types."},
+				{Name: "head_limit", Description: `Limit output to first N lines/entries, equivalent to "| head -N". Works across all output modes: content (limits output lines), files_with_matches (limits file paths), count (limits count entries). Defaults to 0 (unlimited).`, Schema: number},
+				{Name: "offset", Description: `Skip first N lines/entries before applying head_limit, equivalent to "| tail -n +N | head -N". Works across all output modes. Defaults to 0.`, Schema: number},
+				{Name: "multiline", Description: "Enable multiline mode where . matches newlines and patterns can span lines (rg -U --multiline-dotall). Default: false."},
+			}},
 			{Core: "read", Name: "Read", Description: desc("claude/Read.md"), Params: []Param{
 				filePath("The absolute path to the file to read"),
-				{Name: "offset", Description: "Line number to start reading from"},
-				{Name: "limit", Description: "Number of lines to read"},
-			}, Transform: claudeReadArgs(lim)},
-			{Core: "write", Name: "Write", Description: desc("claude/Write.md"), Params: []Param{
-				filePath("The absolute path to the file to write (must be absolute, not relative)"),
-				{Name: "content", Description: "The content to write to the file"},
-			}},
+				{Name: "offset", Description: "The line number to start reading from. Only provide if the file is too large to read at once", Schema: number},
+				{Name: "limit", Description: "The number of lines to read. Only provide if the file is too large to read at once.", Schema: number},
+			}, Transform: claudeReadArgs},
 			{Core: "edit", Name: "Edit", Description: desc("claude/Edit.md"), Params: []Param{
 				filePath("The absolute path to the file to modify"),
 				{Name: "old_string", Core: "old_str", Description: "The text to replace"},
 				{Name: "new_string", Core: "new_str", Description: "The text to replace it with (must be different from old_string)"},
-				{Name: "replace_all", Default: false, Description: "Replace all occurrences of old_string (default false)"},
+				// "occurences" is Claude Code's spelling.
+				{Name: "replace_all", Default: false, Description: "Replace all occurences of old_string (default false)"},
 			}},
-			{Core: "multi_edit", Name: "MultiEdit", Description: desc("claude/MultiEdit.md"), Params: []Param{
-				filePath("The absolute path to the file to modify"),
-				{Name: "edits", Description: "Array of edit operations to perform sequentially on the file", Schema: `{"minItems":1}`, Items: []Param{
-					{Name: "old_string", Core: "old_str", Description: "The text to replace"},
-					{Name: "new_string", Core: "new_str", Description: "The text to replace it with"},
-					{Name: "replace_all", Description: "Replace all occurrences of old_string (default false)."},
-				}},
-			}},
-			{Core: "list", Name: "LS", Description: desc("claude/LS.md"), Params: []Param{
-				{Name: "path", Description: "The absolute path to the directory to list (must be absolute, not relative)"},
-				{Name: "ignore", Description: "List of glob patterns to ignore"},
-			}},
-			{Core: "glob", Name: "Glob", Description: desc("claude/Glob.md"), Params: []Param{
-				{Name: "pattern", Description: "The glob pattern to match files against"},
-				{Name: "path", Description: "The directory to search in. Defaults to current working directory."},
-			}},
-			{Core: "grep", Name: "Grep", Description: desc("claude/Grep.md"), Params: []Param{
-				{Name: "pattern", Description: "The regular expression pattern to search for in file contents"},
-				{Name: "path", Description: "File or directory to search in. Defaults to current working directory."},
-				{Name: "glob", Description: `Glob pattern to filter files (e.g. "*.js", "*.{ts,tsx}")`},
-				{Name: "type", Description: "File type to search (e.g., js, py, rust)"},
-				{Name: "output_mode", Description: "Output mode. Defaults to files_with_matches.", Schema: `{"enum":["content","files_with_matches","count"]}`},
-				{Name: "multiline", Description: "Enable multiline mode where . matches newlines. Default: false."},
-				{Name: "-i", Description: "Case insensitive search"},
-				{Name: "-n", Description: "Show line numbers in output"},
-				{Name: "-A", Description: "Lines to show after each match"},
-				{Name: "-B", Description: "Lines to show before each match"},
-				{Name: "-C", Description: "Lines to show before and after each match"},
-				{Name: "head_limit", Description: "Limit output to first N entries"},
-				{Name: "offset", Description: "Skip first N entries"},
-			}},
-			{Core: "bash", Name: "Bash", Description: desc("claude/Bash.md"), Params: []Param{
-				{Name: "command", Description: "The command to execute"},
-				{Name: "description", Description: "Clear, concise description of what this command does"},
-				{Name: "timeout", Description: "Optional timeout in milliseconds (max 600000)"},
-				{Name: "run_in_background", Description: "Set to true to run this command in the background"},
-				{Name: "dangerously_disable_sandbox", Description: "Set to true to dangerously override sandbox mode and run commands without sandboxing"},
-			}},
-			{Core: "task_output", Name: "TaskOutput", Description: desc("claude/TaskOutput.md"), Params: []Param{
-				{Name: "task_id", Description: "The task ID to get output from"},
-				{Name: "block", Default: true, Description: "Whether to wait for completion"},
-				{Name: "timeout", Default: lim.TaskWaitMS(), Description: "Max wait time in ms", Schema: fmt.Sprintf(`{"minimum":0,"maximum":%d}`, lim.BashMaxTimeoutMS())},
-			}, Required: []string{"task_id", "block", "timeout"}},
-			{Core: "task_kill", Name: "KillShell", Description: desc("claude/KillShell.md"), Params: []Param{
-				{Name: "shell_id", Core: "task_id", Description: "The ID of the background shell to kill"},
-			}},
-			{Core: "todo_write", Name: "TodoWrite", Description: desc("claude/TodoWrite.md"), Params: []Param{
-				{Name: "todos", Description: "The complete list of todos (replaces existing list)", Items: []Param{
-					{Name: "content", Description: "Brief, actionable title in imperative form"},
-					{Name: "status", Description: "Task status", Schema: `{"enum":["pending","in_progress","completed"]}`},
-					{Name: "activeForm", Description: "Present continuous form for spinner display"},
-				}},
+			{Core: "write", Name: "Write", Description: desc("claude/Write.md"), Params: []Param{
+				filePath("The absolute path to the file to write (must be absolute, not relative)"),
+				{Name: "content", Description: "The content to write to the file"},
 			}},
 			{Core: "notebook_edit", Name: "NotebookEdit", Description: desc("claude/NotebookEdit.md"), Params: []Param{
 				{Name: "notebook_path", Core: "path", Description: "The absolute path to the Jupyter notebook file to edit (must be absolute, not relative)"},
@@ -99,21 +89,44 @@ func claude(lim tools.Limits) *Profile {
 				{Name: "cell_type", Description: "The type of the cell (code or markdown). If not specified, it defaults to the current cell type. If using edit_mode=insert, this is required.", Schema: `{"enum":["code","markdown"]}`},
 				{Name: "edit_mode", Description: "The type of edit to make (replace, insert, delete). Defaults to replace.", Schema: `{"enum":["replace","insert","delete"]}`},
 			}},
+			{Core: "todo_write", Name: "TodoWrite", Description: desc("claude/TodoWrite.md"), Params: []Param{
+				{Name: "todos", Description: "The updated todo list", Items: []Param{
+					{Name: "content", NoDescription: true, Schema: `{"minLength":1}`},
+					{Name: "status", NoDescription: true, Schema: `{"enum":["pending","in_progress","completed"]}`},
+					{Name: "activeForm", NoDescription: true, Schema: `{"minLength":1}`},
+				}, ItemsRequired: []string{"content", "status", "activeForm"}},
+			}},
+			{Core: "task_kill", Name: "KillShell", Description: desc("claude/KillShell.md"), Params: []Param{
+				{Name: "shell_id", Core: "task_id", Description: "The ID of the background shell to kill"},
+			}},
 		},
 	}
+	for i := range p.Tools {
+		p.Tools[i].SchemaKeywords = `{"$schema":"https://json-schema.org/draft/2020-12/schema"}`
+	}
+	return p
 }
 
-// claudeReadArgs settles what Claude Code leaves odd: it accepts offset 0
-// and limit 0 silently. Here offset 0 means the first line (there is no
-// line 0, and a model sending it means "from the start"), and limit 0,
-// which asks for nothing, is refused with the fix.
-func claudeReadArgs(lim tools.Limits) func(args map[string]json.RawMessage) *tool.Error {
+// number is the JSON Schema type Claude Code gives its numeric
+// parameters; the core reads them as integers.
+const number = `{"type":"number"}`
+
+// claudeReadArgs reads offset 0 as the first line (there is no line 0,
+// and a model sending it means "from the start").
+func claudeReadArgs(args map[string]json.RawMessage) *tool.Error {
+	if v, ok := args["offset"]; ok && string(v) == "0" {
+		delete(args, "offset")
+	}
+	return nil
+}
+
+// claudeBashArgs caps a timeout over the maximum at the maximum, as Claude
+// Code does, instead of refusing it.
+func claudeBashArgs(lim tools.Limits) func(args map[string]json.RawMessage) *tool.Error {
 	return func(args map[string]json.RawMessage) *tool.Error {
-		if v, ok := args["limit"]; ok && string(v) == "0" {
-			return tool.Errorf(tool.InvalidInput, "limit 0 reads no lines; give a positive number of lines, or leave limit out to read up to %d", lim.ReadLines)
-		}
-		if v, ok := args["offset"]; ok && string(v) == "0" {
-			delete(args, "offset")
+		var ms float64
+		if v, ok := args["timeout"]; ok && json.Unmarshal(v, &ms) == nil && ms > float64(lim.BashMaxTimeoutMS()) {
+			args["timeout"] = json.RawMessage(strconv.FormatInt(lim.BashMaxTimeoutMS(), 10))
 		}
 		return nil
 	}
@@ -126,14 +139,22 @@ const (
 	claudeNotFound = "String to replace not found in file.\nString: %s"
 	claudeAmbig    = "Found %s matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the instance.\nString: %s"
 	claudeSnippet  = "The file %s has been updated. Here's the result of running `cat -n` on a snippet of the edited file:\n%s"
+	claudeShort    = "<system-reminder>Warning: the file exists but is shorter than the provided offset (%d). The file has %d lines.</system-reminder>"
 	claudeTodos    = "Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress. Please proceed with the current tasks if applicable"
 )
 
 func renderClaude(r *Rendering) {
 	if e := r.Err(); e != nil {
-		if o, ok := e.Output.(*tools.BashOutput); ok && e.Code == tool.CommandFailed {
-			// Claude Code shows a failed command as its output, untagged.
-			r.Text(claudeBash(o))
+		switch {
+		case e.Code == tool.CommandFailed:
+			if o, ok := e.Output.(*tools.BashOutput); ok {
+				// Claude Code shows a failed command as its output, untagged.
+				r.Text(claudeBash(o))
+				return
+			}
+		case e.Code == tool.InvalidInput && r.Entry.Core == "read" && e.Details["kind"] == "directory":
+			// Node's own error, untagged.
+			r.Text("EISDIR: illegal operation on a directory, read")
 			return
 		}
 		r.Text("<tool_use_error>" + claudeError(r, e) + "</tool_use_error>")
@@ -141,24 +162,17 @@ func renderClaude(r *Rendering) {
 	}
 	switch out := r.Out.(type) {
 	case *tools.ReadOutput:
-		if out.Kind == "empty" {
-			r.Text("<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>")
+		if out.Kind != "image" {
+			r.Text(claudeRead(r, out))
 		}
-		// Otherwise the core's "%6d\t%s" lines are Claude Code's.
 	case *tools.WriteOutput:
-		if out.Action == "created" {
-			r.Text("File created successfully at: " + out.Path)
-		} else {
-			r.Text(fmt.Sprintf("The file %s has been updated successfully.", out.Path))
-		}
+		r.Text(claudeWrite(r, out))
 	case *tools.EditOutput:
-		r.Text(fmt.Sprintf(claudeSnippet, out.Path, snippet(out.Diff, 60)))
-	case *tools.ListOutput:
-		r.Text(claudeLS(out))
+		r.Text(claudeEdit(r, out))
 	case *tools.GlobOutput:
 		r.Text(claudeGlob(out))
 	case *tools.GrepOutput:
-		r.Text(claudeGrep(out))
+		r.Text(claudeGrep(r, out))
 	case *tools.BashOutput:
 		r.Text(claudeBash(out))
 	case *tools.TaskOutputOutput:
@@ -167,7 +181,10 @@ func renderClaude(r *Rendering) {
 		if out.AlreadyFinished {
 			r.Text(fmt.Sprintf("Shell %s is not running, so cannot be killed (status: %s)", out.TaskID, out.Status))
 		} else {
-			r.Text("Successfully killed shell: " + out.TaskID)
+			r.Text(marshal(struct {
+				Message string `json:"message"`
+				ShellID string `json:"shell_id"`
+			}{fmt.Sprintf("Successfully killed shell: %s (%s)", out.TaskID, out.Command), out.TaskID}))
 		}
 	case *tools.NotebookEditOutput:
 		r.Text(claudeNotebook(r, out))
@@ -179,6 +196,11 @@ func renderClaude(r *Rendering) {
 // claudeError is the text inside <tool_use_error>: Claude Code's message
 // where the model knows one, the core's otherwise (without the code).
 func claudeError(r *Rendering, e *tool.Error) string {
+	if e.Problem != nil {
+		if s, ok := claudeProblem(r.Entry, e.Problem); ok {
+			return s
+		}
+	}
 	switch e.Code {
 	case tool.FileNotViewed:
 		return claudeNotRead
@@ -188,6 +210,32 @@ func claudeError(r *Rendering, e *tool.Error) string {
 		return fmt.Sprintf(claudeNotFound, r.detail("old_str"))
 	case tool.StrReplaceAmbiguous:
 		return fmt.Sprintf(claudeAmbig, r.detail("count"), r.detail("old_str"))
+	case tool.PathNotFound:
+		switch r.Entry.Core {
+		case "read", "edit", "write":
+			return "File does not exist."
+		case "glob":
+			return "Directory does not exist: " + r.detail("path")
+		case "grep":
+			return "Path does not exist: " + r.detail("path")
+		}
+	case tool.FileTooLarge:
+		if r.Entry.Core == "read" && r.detail("max") != "" {
+			size, _ := e.Details["size"].(int64)
+			limit, _ := e.Details["max"].(int64)
+			return fmt.Sprintf("File content (%dKB) exceeds maximum allowed size (%dKB). Please use offset and limit parameters to read specific portions of the file, or use the GrepTool to search for specific content.", kb(size), kb(limit))
+		}
+	case tool.InvalidInput:
+		switch {
+		case r.detail("kind") == "file" && r.Entry.Core == "glob":
+			return "Path is not a directory: " + r.detail("path")
+		case r.detail("kind") == "notebook":
+			return "File is a Jupyter Notebook. Use the NotebookEdit to edit this file."
+		case r.detail("kind") == "exists":
+			return "Cannot create new file - file already exists."
+		case r.detail("missing") == "cell_type":
+			return "Cell type is required when using edit_mode=insert."
+		}
 	case tool.BashTaskNotFound:
 		if id := r.detail("task_id"); id != "" {
 			if r.Entry.Core == "task_kill" {
@@ -199,21 +247,206 @@ func claudeError(r *Rendering, e *tool.Error) string {
 	return e.Message
 }
 
-// claudeLS is LS's tree: the directory, then its entries indented.
-func claudeLS(o *tools.ListOutput) string {
-	var b strings.Builder
-	b.WriteString("- " + strings.TrimSuffix(o.Path, "/") + "/\n")
-	for _, e := range o.Entries {
-		b.WriteString("  - " + e.Name)
-		if e.Dir {
-			b.WriteString("/")
+func kb(n int64) int64 { return int64(math.Round(float64(n) / 1024)) }
+
+// claudeProblem renders a schema problem as Claude Code's input validation
+// does: a sentence for a missing parameter, the validator's issue list as
+// JSON for a value outside an enum.
+func claudeProblem(e Entry, p *tool.Problem) (string, bool) {
+	switch p.Kind {
+	case tool.Missing:
+		if p.At != "" {
+			// Inside an array element Claude Code's words are not known.
+			return "", false
 		}
-		b.WriteString("\n")
+		var lines []string
+		for _, k := range p.Params {
+			lines = append(lines, fmt.Sprintf("The required parameter `%s` is missing", e.Param(k)))
+		}
+		issue := "issue"
+		if len(lines) > 1 {
+			issue = "issues"
+		}
+		return fmt.Sprintf("InputValidationError: %s failed due to the following %s:\n%s", e.Name, issue, strings.Join(lines, "\n")), true
+	case tool.WrongType:
+		if strings.ContainsAny(p.At, ".[") || len(p.Want) != 1 {
+			return "", false
+		}
+		return fmt.Sprintf("InputValidationError: %s failed due to the following issue:\nThe parameter `%s` type is expected as `%s` but provided as `%s`", e.Name, e.Param(p.At), claudeType(p.Want[0]), claudeType(jsonType(p.Value))), true
+	case tool.NotAllowed:
+		var values []any
+		var quoted []string
+		for _, w := range p.Want {
+			var v any
+			if json.Unmarshal([]byte(w), &v) != nil {
+				return "", false
+			}
+			values = append(values, v)
+			quoted = append(quoted, w)
+		}
+		issue := []zodIssue{{Code: "invalid_value", Values: values, Path: zodPath(e.Param(p.At)),
+			Message: "Invalid option: expected one of " + strings.Join(quoted, "|")}}
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if enc.Encode(issue) != nil {
+			return "", false
+		}
+		return "InputValidationError: " + strings.TrimSuffix(b.String(), "\n"), true
 	}
-	if o.More > 0 {
-		fmt.Fprintf(&b, "\n(%d more entries not shown; use Glob to find specific files)\n", o.More)
+	return "", false
+}
+
+// claudeType names a JSON type as Claude Code's messages do.
+func claudeType(t string) string {
+	if t == "integer" {
+		return "number"
 	}
-	return strings.TrimSuffix(b.String(), "\n")
+	return t
+}
+
+// jsonType names the JSON type of a value.
+func jsonType(v json.RawMessage) string {
+	var x any
+	if json.Unmarshal(v, &x) != nil {
+		return "unknown"
+	}
+	switch x.(type) {
+	case string:
+		return "string"
+	case float64:
+		return "number"
+	case bool:
+		return "boolean"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return "null"
+}
+
+// zodIssue is one issue of Claude Code's schema validator, in its field
+// order.
+type zodIssue struct {
+	Code    string `json:"code"`
+	Values  []any  `json:"values"`
+	Path    []any  `json:"path"`
+	Message string `json:"message"`
+}
+
+// zodPath splits an exposed parameter path such as "todos[0].status" into
+// the validator's path: "todos", 0, "status".
+func zodPath(at string) []any {
+	var out []any
+	for _, seg := range strings.Split(at, ".") {
+		name, rest, _ := strings.Cut(seg, "[")
+		out = append(out, name)
+		for rest != "" {
+			idx, after, _ := strings.Cut(rest, "]")
+			n, err := strconv.Atoi(idx)
+			if err != nil {
+				out = append(out, idx)
+			} else {
+				out = append(out, n)
+			}
+			rest = strings.TrimPrefix(after, "[")
+		}
+	}
+	return out
+}
+
+// claudeLines numbers lines as Claude Code's Read does: the number right
+// aligned in six columns, an arrow, the line.
+func claudeLines(lines []string, first int) string {
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "%6d→%s", first+i, l)
+	}
+	return b.String()
+}
+
+// claudeRead renders a read as Claude Code does. Claude Code splits the
+// text on line breaks, so a final line break starts one more, empty line.
+func claudeRead(r *Rendering, o *tools.ReadOutput) string {
+	in, _ := r.In.(tools.ReadInput)
+	offset := max(in.Offset, 1)
+	switch o.Kind {
+	case "empty":
+		return fmt.Sprintf(claudeShort, offset, 1)
+	case "notebook":
+		return claudeCells(o.Cells)
+	}
+	lines := o.Lines
+	if !o.More && o.FinalNewline && !in.ZeroLimit() && (in.Limit == 0 || len(lines) < in.Limit) && o.StartLine <= o.TotalLines+1 {
+		lines = append(slices.Clip(lines), "")
+	}
+	if len(lines) == 0 {
+		total := o.TotalLines
+		if o.FinalNewline {
+			total++
+		}
+		return fmt.Sprintf(claudeShort, offset, total)
+	}
+	return claudeLines(lines, o.StartLine)
+}
+
+// claudeCells renders a notebook's cells as Claude Code's Read does.
+func claudeCells(cells []notebook.Cell) string {
+	var parts []string
+	for _, c := range cells {
+		id := c.ID
+		if id == "" {
+			id = fmt.Sprintf("cell-%d", c.Index)
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "<cell id=%q>", id)
+		if c.Type != "code" {
+			fmt.Fprintf(&b, "<cell_type>%s</cell_type>", c.Type)
+		}
+		fmt.Fprintf(&b, "%s</cell id=%q>", c.Source, id)
+		parts = append(parts, b.String())
+		for _, out := range c.Outputs {
+			parts = append(parts, "\n"+out.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// claudeWrite is Write's result: the path of a new file, or a snippet of
+// the replaced one.
+func claudeWrite(r *Rendering, o *tools.WriteOutput) string {
+	in, _ := r.In.(tools.WriteInput)
+	if o.Action == "created" {
+		return "File created successfully at: " + o.Path
+	}
+	path := cmp.Or(in.Path, o.Path)
+	return fmt.Sprintf(claudeSnippet, path, claudeLines(strings.Split(in.Content, "\n"), 1))
+}
+
+// claudeEdit is Edit's result: for one replacement the lines around it in
+// the new text (four before, four after), for replace_all a sentence.
+func claudeEdit(r *Rendering, o *tools.EditOutput) string {
+	in, _ := r.In.(tools.EditInput)
+	path := cmp.Or(in.Path, o.Path)
+	if in.ReplaceAll {
+		return fmt.Sprintf("The file %s has been updated. All occurrences of '%s' were successfully replaced with '%s'.", path, in.OldStr, in.NewStr)
+	}
+	lines := strings.Split(o.NewText, "\n")
+	at := 0
+	if len(o.Lines) > 0 {
+		at = o.Lines[0] - 1
+	}
+	start := max(0, at-4)
+	end := min(len(lines), at+4+len(strings.Split(in.NewStr, "\n")))
+	if start > end {
+		start = end
+	}
+	return fmt.Sprintf(claudeSnippet, path, claudeLines(lines[start:end], start+1))
 }
 
 func claudeGlob(o *tools.GlobOutput) string {
@@ -227,28 +460,86 @@ func claudeGlob(o *tools.GlobOutput) string {
 	return s
 }
 
-// claudeGrep renders the three output modes as Claude Code does.
-func claudeGrep(o *tools.GrepOutput) string {
+// claudeGrep renders the three output modes as Claude Code does: paths
+// relative to the working directory (none when one file was searched),
+// and the pagination it applied.
+func claudeGrep(r *Rendering, o *tools.GrepOutput) string {
+	in, _ := r.In.(tools.GrepInput)
 	if o.NumFiles == 0 {
-		if o.Mode == "files_with_matches" {
+		switch o.Mode {
+		case "files_with_matches":
 			return "No files found"
+		case "count":
+			return "No matches found\n\nFound 0 total occurrences across 0 files."
 		}
 		return "No matches found"
+	}
+	lines := claudeGrepPaths(r, o)
+	// Claude Code notes the pagination whenever one was asked for, and
+	// counts what it shows.
+	paged := in.HeadLimit > 0 || in.Offset > 0
+	pagination := ""
+	if paged {
+		limit := "undefined"
+		if in.HeadLimit > 0 {
+			limit = strconv.Itoa(in.HeadLimit)
+		}
+		pagination = fmt.Sprintf("limit: %s, offset: %d", limit, in.Offset)
 	}
 	var s string
 	switch o.Mode {
 	case "files_with_matches":
-		s = fmt.Sprintf("Found %s\n%s", plural(o.NumFiles, "file"), strings.Join(o.Lines, "\n"))
+		s = "Found " + plural(len(lines), "file")
+		if paged {
+			s += " " + pagination
+		}
+		s += "\n" + strings.Join(lines, "\n")
 	case "count":
-		s = strings.Join(o.Lines, "\n") + fmt.Sprintf("\n\nFound %d total %s across %s.", o.NumMatches, occurrences(o.NumMatches), plural(o.NumFiles, "file"))
+		matches := 0
+		for _, f := range o.Files {
+			matches += f.Count
+		}
+		s = strings.Join(lines, "\n") + fmt.Sprintf("\n\nFound %d total %s across %s.", matches, occurrences(matches), plural(len(o.Files), "file"))
+		if paged {
+			s += " with pagination = " + pagination
+		}
 	default:
-		s = strings.Join(o.Lines, "\n")
-	}
-	if o.More {
-		last := o.Offset + len(o.Lines)
-		s += fmt.Sprintf("\n\n(Showing entries %d-%d of %d; to see more, call again with offset: %d)", o.Offset+1, last, o.TotalLines, last)
+		s = strings.Join(lines, "\n")
+		if paged {
+			s += "\n\n[Showing results with pagination = " + pagination + "]"
+		}
 	}
 	return s
+}
+
+// claudeGrepPaths returns the output lines with each file's path made
+// relative to the working directory, or left out when the search was of
+// that one file.
+func claudeGrepPaths(r *Rendering, o *tools.GrepOutput) []string {
+	out := make([]string, len(o.Lines))
+	for i, l := range o.Lines {
+		out[i] = l
+		for _, f := range o.Files {
+			if !strings.HasPrefix(l, f.Path) {
+				continue
+			}
+			rest := l[len(f.Path):]
+			switch {
+			case rest == "":
+				out[i] = r.Rel(f.Path)
+			case rest[0] == ':' || rest[0] == '-':
+				if f.Path == o.Path && o.Mode == "content" {
+					out[i] = rest[1:]
+				} else {
+					out[i] = r.Rel(f.Path) + rest
+				}
+			default:
+				continue
+			}
+			break
+		}
+	}
+	return out
 }
 
 func occurrences(n int) string {
@@ -265,6 +556,9 @@ func claudeBash(o *tools.BashOutput) string {
 	if o.TaskID != "" {
 		return fmt.Sprintf("Command running in background with ID: %s", o.TaskID)
 	}
+	if o.Truncated && o.FullOutputPath != "" && o.OutputBytes > 0 {
+		return claudePersisted(o.OutputBytes, o.FullOutputPath, o.Output)
+	}
 	output := strings.TrimRight(o.Output, "\n")
 	var lines []string
 	if o.CwdNote != "" {
@@ -279,11 +573,18 @@ func claudeBash(o *tools.BashOutput) string {
 	if output != "" {
 		lines = append(lines, output)
 	}
-	text := strings.Join(lines, "\n")
-	if len(lines) == 0 {
-		text = "(Bash completed with no output)"
+	return strings.Join(lines, "\n")
+}
+
+// claudePersisted is Claude Code's note for output too large to show: its
+// size, the file that holds all of it, and a preview of its first 2,000
+// characters cut back to the last whole line.
+func claudePersisted(size int64, path, text string) string {
+	preview := cut(text, 2000, "")
+	if i := strings.LastIndexByte(preview, '\n'); i > 0 {
+		preview = preview[:i]
 	}
-	return text
+	return fmt.Sprintf("<persisted-output>\nOutput too large (%.1fKB). Full output saved to: %s\n\nPreview (first 2KB):\n%s\n...\n</persisted-output>", float64(size)/1024, path, preview)
 }
 
 // claudeTaskOutput is TaskOutput's tagged result.
@@ -303,7 +604,7 @@ func claudeTaskOutput(o *tools.TaskOutputOutput) string {
 		"<task_type>local_bash</task_type>",
 		"<status>" + status + "</status>",
 	}
-	if o.ExitCode != nil {
+	if o.ExitCode != nil && status != "killed" {
 		parts = append(parts, fmt.Sprintf("<exit_code>%d</exit_code>", *o.ExitCode))
 	}
 	output := strings.TrimRight(o.Output, "\n")

@@ -67,6 +67,9 @@ type Entry struct {
 	// convention that differs from the core's, such as a 0-based offset).
 	// A returned *tool.Error is the call's result.
 	Transform func(args map[string]json.RawMessage) *tool.Error
+	// SchemaKeywords holds JSON Schema keywords put first in the exposed
+	// input schema, as a JSON object (such as {"$schema":"…"}).
+	SchemaKeywords string
 	// OutputSchema replaces the core output schema when the profile
 	// changes the shape of the structured content.
 	OutputSchema json.RawMessage
@@ -95,6 +98,12 @@ type Param struct {
 	// Items, for an array of objects, are the exposed parameters of each
 	// element.
 	Items []Param
+	// ItemsRequired, when non-nil, is the required list of each element
+	// of Items.
+	ItemsRequired []string
+	// NoDescription leaves the parameter without a description (the
+	// core's is dropped), where the document gives none.
+	NoDescription bool
 }
 
 func (p Param) core() string {
@@ -398,6 +407,9 @@ func (w *wrapped) translate(raw json.RawMessage) (json.RawMessage, *tool.Error) 
 				return nil, tool.Errorf(tool.InvalidInput, "invalid arguments for %s: unknown parameter %s; the parameters are %s", w.info.Name, k, strings.Join(w.exposed, ", "))
 			}
 			name = p.core()
+			if terr := w.checkEnum(p, name, v); terr != nil {
+				return nil, terr
+			}
 			if prev, dup := given[name]; dup {
 				if bytes.Equal(args[name], v) {
 					continue
@@ -483,10 +495,17 @@ func (w *wrapped) renameItems(v json.RawMessage, p Param) (json.RawMessage, *too
 			b.WriteByte(',')
 		}
 		el = bytes.TrimSpace(el)
-		if keys, _, err := orderedObject(el); err == nil {
-			for _, k := range keys {
+		if keys, vals, err := orderedObject(el); err == nil {
+			for j, k := range keys {
 				if _, ok := names[k]; !ok {
 					return nil, tool.Errorf(tool.InvalidInput, "invalid arguments for %s: unknown parameter %s in %s[%d]; the parameters are %s", w.info.Name, k, p.Name, i, strings.Join(exposed, ", "))
+				}
+				for _, it := range p.Items {
+					if it.Name == k {
+						if terr := w.checkEnum(it, fmt.Sprintf("%s[%d].%s", p.core(), i, it.core()), vals[j]); terr != nil {
+							return nil, terr
+						}
+					}
 				}
 			}
 		}
@@ -494,6 +513,34 @@ func (w *wrapped) renameItems(v json.RawMessage, p Param) (json.RawMessage, *too
 	}
 	b.WriteByte(']')
 	return b.Bytes(), nil
+}
+
+// checkEnum refuses a value that the enum the profile adds to a
+// parameter's schema does not allow, as the schema check does: an
+// INVALID_INPUT whose Problem (NotAllowed at the core path at) profiles
+// render. The core tools accept wider values (or check them in their own
+// words), so the exposed schema is enforced here.
+func (w *wrapped) checkEnum(p Param, at string, v json.RawMessage) *tool.Error {
+	if p.Schema == "" {
+		return nil
+	}
+	var kw struct {
+		Enum []json.RawMessage `json:"enum"`
+	}
+	if json.Unmarshal([]byte(p.Schema), &kw) != nil || kw.Enum == nil {
+		return nil
+	}
+	var want []string
+	for _, e := range kw.Enum {
+		if bytes.Equal(bytes.TrimSpace(e), bytes.TrimSpace(v)) {
+			return nil
+		}
+		want = append(want, string(e))
+	}
+	pr := &tool.Problem{Kind: tool.NotAllowed, At: at, Value: v, Want: want}
+	e := tool.Errorf(tool.InvalidInput, "invalid arguments for %s: %s", tool.ToolName(w.core.Info().Name), pr).Reword(w)
+	e.Problem = pr
+	return e
 }
 
 // renameErr speaks of the tool and its parameters by their exposed names,
@@ -513,11 +560,15 @@ func (w *wrapped) Tool(core string) string {
 
 // Param returns the exposed form of a core parameter path such as
 // "edits[0].old_str".
-func (w *wrapped) Param(core string) string {
-	if w.e.Params == nil {
+func (w *wrapped) Param(core string) string { return w.e.Param(core) }
+
+// Param returns the exposed form of a core parameter path such as
+// "edits[0].old_str".
+func (e Entry) Param(core string) string {
+	if e.Params == nil {
 		return core
 	}
-	params := w.e.Params
+	params := e.Params
 	var b strings.Builder
 	for i, seg := range strings.Split(core, ".") {
 		name, index, _ := strings.Cut(seg, "[")

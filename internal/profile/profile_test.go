@@ -174,7 +174,7 @@ func TestStructuredContentIsTheCoreOutput(t *testing.T) {
 	s, root := session(t, "claude", map[string]string{"a.txt": "x\n"})
 	res := call(s, "Read", `{"file_path":"`+root+`/a.txt"}`)
 	out, ok := res.Structured.(*tools.ReadOutput)
-	if !ok || out.Path != root+"/a.txt" || res.TextOf() != "     1\tx" {
+	if !ok || out.Path != root+"/a.txt" || res.TextOf() != "     1\u2192x\n     2\u2192" {
 		t.Errorf("structured %#v, text %q", res.Structured, res.TextOf())
 	}
 	res = call(s, "Read", `{"file_path":"`+root+`/none.txt"}`)
@@ -187,21 +187,20 @@ func TestStructuredContentIsTheCoreOutput(t *testing.T) {
 // nested items, defaults, fixed values, and refusals that name the
 // exposed parameters.
 func TestArgumentsAreTranslated(t *testing.T) {
-	s, root := session(t, "claude", map[string]string{"a.txt": "one\ntwo\n"})
-	call(s, "Read", `{"file_path":"`+root+`/a.txt"}`)
-	res := call(s, "MultiEdit", `{"file_path":"`+root+`/a.txt","edits":[{"old_string":"one","new_string":"1"},{"old_string":"two","new_string":"2","replace_all":true}]}`)
+	s, _ := session(t, "claude", nil)
+	res := call(s, "TodoWrite", `{"todos":[{"content":"Run tests","status":"in_progress","activeForm":"Running tests"}]}`)
 	if res.IsError {
-		t.Fatalf("MultiEdit: %s", res.TextOf())
+		t.Fatalf("TodoWrite: %s", res.TextOf())
 	}
 	for input, want := range map[string]string{
-		`{"file_path":"a.txt","edits":[{"old_str":"1","new_string":"x"}]}`: "unknown parameter old_str in edits[0]",
-		`{"file_path":"a.txt","edits":[{"new_string":"x"}]}`:               "missing required parameter old_string in edits[0]",
-		`{"file_path":"a.txt","edits":"x"}`:                                "parameter edits:",
-		`{"file_path":"a.txt","edits":[],"path":"a.txt"}`:                  "unknown parameter path; the parameters are edits, file_path",
-		`[1]`: "arguments of MultiEdit must be a JSON object",
-		`{`:   "arguments of MultiEdit are not valid JSON",
+		`{"todos":[{"title":"x","status":"pending","activeForm":"X"}]}`: "unknown parameter title in todos[0]",
+		`{"todos":[{"status":"pending","activeForm":"X"}]}`:             "missing required parameter content in todos[0]",
+		`{"todos":"x"}`:               "The parameter \x60todos\x60 type is expected as \x60array\x60 but provided as \x60string\x60",
+		`{"todos":[],"path":"a.txt"}`: "unknown parameter path; the parameters are todos",
+		`[1]`:                         "arguments of TodoWrite must be a JSON object",
+		`{`:                           "arguments of TodoWrite are not valid JSON",
 	} {
-		res := call(s, "MultiEdit", input)
+		res := call(s, "TodoWrite", input)
 		if res.Code != tool.InvalidInput || !strings.Contains(res.TextOf(), want) {
 			t.Errorf("%s: %s %q, want %q", input, res.Code, res.TextOf(), want)
 		}

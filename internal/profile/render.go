@@ -28,42 +28,6 @@ func readText(o *tools.ReadOutput) string {
 	return s
 }
 
-// snippet renders the new side of a unified diff as numbered lines
-// ("%6d\t%s", the Read tool's format), at most max lines.
-func snippet(diff string, max int) string {
-	var b strings.Builder
-	n, shown := 0, 0
-	for l := range strings.Lines(diff) {
-		l = strings.TrimSuffix(l, "\n")
-		switch {
-		case strings.HasPrefix(l, "@@"):
-			// @@ -a,b +c,d @@
-			if i := strings.Index(l, " +"); i >= 0 {
-				f := strings.FieldsFunc(l[i+2:], func(r rune) bool { return r == ',' || r == ' ' })
-				if len(f) > 0 {
-					n, _ = strconv.Atoi(f[0])
-				}
-			}
-		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"), strings.HasPrefix(l, "-"), strings.HasPrefix(l, `\`):
-		case strings.HasPrefix(l, "+"), strings.HasPrefix(l, " "), l == "":
-			if n == 0 {
-				continue
-			}
-			if shown == max {
-				return strings.TrimSuffix(b.String(), "\n")
-			}
-			text := ""
-			if l != "" {
-				text = l[1:]
-			}
-			fmt.Fprintf(&b, "%6d\t%s\n", n, text)
-			n++
-			shown++
-		}
-	}
-	return strings.TrimSuffix(b.String(), "\n")
-}
-
 // rgLines renders grep results as ripgrep prints them with --no-heading
 // and line numbers: "path:line:text" for matches, "path-line-text" for
 // context lines, "--" between groups when context was asked for. At most

@@ -18,13 +18,20 @@ import (
 func TestScenarios(t *testing.T) {
 	tooltest.RunHooks(t, "testdata", tooltest.Hooks{
 		Check: checkStructured,
-		Scrub: func(s string) string { return pgid.ReplaceAllString(s, "Process Group PGID: $$PGID") },
+		Scrub: func(s string) string {
+			s = pgid.ReplaceAllString(s, "Process Group PGID: $$PGID")
+			return cellID.ReplaceAllString(s, "$1{CELL_ID}")
+		},
 	})
 }
 
 // pgid matches seed 001's PGID line, whose number changes from run to run;
 // TestGeminiShellReportsTheRealProcessGroup checks the number itself.
 var pgid = regexp.MustCompile(`Process Group PGID: [0-9]+`)
+
+// cellID matches the random id of a notebook cell that an insert made, as
+// Claude Code's NotebookEdit and Read show it.
+var cellID = regexp.MustCompile(`(Inserted cell |<cell id="|</cell id="|"id": ")[0-9a-f]{8}\b`)
 
 // checkStructured checks what a client reads of a result: an error's code
 // in its structured content; an envelope that is the text's JSON.

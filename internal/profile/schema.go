@@ -10,7 +10,24 @@ import (
 // parameters in e's order under e's names, the core's types and
 // constraints, e's descriptions, defaults and extra keywords.
 func buildSchema(core json.RawMessage, e Entry) (json.RawMessage, error) {
-	return buildObject(core, e.Params, e.Required, true)
+	schema, err := buildObject(core, e.Params, e.Required, true)
+	if err != nil || e.SchemaKeywords == "" {
+		return schema, err
+	}
+	ek, ev, err := orderedObject(json.RawMessage(e.SchemaKeywords))
+	if err != nil {
+		return nil, fmt.Errorf("schema keywords %s: %v", e.SchemaKeywords, err)
+	}
+	keys, vals, err := orderedObject(schema)
+	if err != nil {
+		return nil, err
+	}
+	for i, k := range keys {
+		if !slices.Contains(ek, k) {
+			ek, ev = append(ek, k), append(ev, vals[i])
+		}
+	}
+	return writeObject(ek, ev), nil
 }
 
 func buildObject(core json.RawMessage, params []Param, required []string, top bool) (json.RawMessage, error) {
@@ -107,6 +124,11 @@ func buildProp(core json.RawMessage, p Param) (json.RawMessage, error) {
 		b, _ := json.Marshal(p.Description)
 		set("description", b)
 	}
+	if p.NoDescription {
+		if i := slices.Index(keys, "description"); i >= 0 {
+			keys, vals = slices.Delete(keys, i, i+1), slices.Delete(vals, i, i+1)
+		}
+	}
 	if p.Default != nil {
 		b, _ := json.Marshal(p.Default)
 		set("default", b)
@@ -125,7 +147,7 @@ func buildProp(core json.RawMessage, p Param) (json.RawMessage, error) {
 		if i < 0 {
 			return nil, fmt.Errorf("has item parameters but is not an array")
 		}
-		items, err := buildObject(vals[i], p.Items, nil, false)
+		items, err := buildObject(vals[i], p.Items, p.ItemsRequired, p.ItemsRequired != nil)
 		if err != nil {
 			return nil, fmt.Errorf("items: %v", err)
 		}

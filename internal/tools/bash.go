@@ -48,6 +48,8 @@ type BashOutput struct {
 	TimedOut    bool   `json:"timed_out,omitzero"`
 	// TimeoutMS is the timeout the command ran under.
 	TimeoutMS int64 `json:"timeout_ms"`
+	// OutputBytes is the size of the whole merged output, cut or not.
+	OutputBytes int64 `json:"output_bytes,omitzero"`
 	// Truncated reports that Output was cut; FullOutputPath holds all of it.
 	Truncated      bool   `json:"truncated,omitzero"`
 	FullOutputPath string `json:"full_output_path,omitempty"`
@@ -138,6 +140,7 @@ func runBash(ctx context.Context, env *tool.Env, in BashInput) (*BashOutput, err
 			return nil, jobErr(err, in.Command, st.Limits.MaxJobs)
 		}
 		out.TaskID, out.Cwd = id, m.Cwd()
+		st.noteTask(id, in.Command)
 		return out, nil
 	}
 	res, err := m.RunWith(ctx, in.Command, timeout, opts)
@@ -147,7 +150,7 @@ func runBash(ctx context.Context, env *tool.Env, in BashInput) (*BashOutput, err
 	if err != nil && ctx.Err() != nil {
 		return nil, err
 	}
-	out.Output = res.Merged.String()
+	out.Output, out.OutputBytes = res.Merged.String(), res.Merged.Size
 	out.Stdout, out.Stderr = res.Stdout.String(), res.Stderr.String()
 	out.StdoutBytes, out.StderrBytes = res.Stdout.Size, res.Stderr.Size
 	out.ExitCode, out.Signal, out.TimedOut = res.ExitCode, res.Signal, res.TimedOut

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -25,6 +26,9 @@ type EditInput struct {
 	// caller expects; all of them are replaced.
 	ExpectedReplacements int `json:"expected_replacements,omitzero" jsonschema:"the number of occurrences of old_str you expect; the edit fails unless it occurs exactly that many times, and then replaces them all"`
 	editTarget
+	// create is set when an empty old_str creates the missing file
+	// (Behavior.EditCreatesFile).
+	create bool
 }
 
 // EditOutput is what the edit and multi-edit tools return.
@@ -49,6 +53,9 @@ type EditOutput struct {
 	// LinesAdded and LinesRemoved count the changed lines of the diff.
 	LinesAdded   int `json:"lines_added"`
 	LinesRemoved int `json:"lines_removed"`
+	// NewText is the file's text after the edit, for profiles that show a
+	// snippet of it.
+	NewText string `json:"-"`
 	// Diff is the whole unified diff of the change.
 	Diff string `json:"diff"`
 	// DiffSummary is the diff as shown to the model: long diffs are cut.
@@ -70,6 +77,21 @@ func Edit() tool.Tool {
 			return in, err
 		},
 		Validate: func(_ context.Context, env *tool.Env, in EditInput) (EditInput, error) {
+			st := stateOf(env)
+			if st.Behavior.EditRefusesNotebooks && strings.EqualFold(filepath.Ext(in.at.Abs), ".ipynb") {
+				return in, toolErr(tool.InvalidInput, "%s is a Jupyter notebook; change its cells with %s", in.at.Abs, tool.ToolName("notebook_edit")).With("path", in.at.Abs).With("kind", "notebook")
+			}
+			if st.Behavior.EditCreatesFile && in.OldStr == "" {
+				fi, terr := statTarget(st, in.at)
+				if terr != nil {
+					return in, terr
+				}
+				if fi != nil {
+					return in, toolErr(tool.InvalidInput, "%s is empty but %s already exists; an empty %[1]s only creates a new file, so give the exact text to replace", param("old_str"), in.at.Abs).With("path", in.at.Abs).With("kind", "exists")
+				}
+				in.create = true
+				return in, nil
+			}
 			if err := checkEdit(in.Path, textedit.Edit{Old: in.OldStr, New: in.NewStr, ReplaceAll: in.ReplaceAll, Expected: in.ExpectedReplacements}, ""); err != nil {
 				return in, err
 			}
@@ -81,6 +103,9 @@ func Edit() tool.Tool {
 
 func runEdit(_ context.Context, env *tool.Env, in EditInput) (*EditOutput, error) {
 	st := stateOf(env)
+	if in.create {
+		return createByEdit(st, in)
+	}
 	f, terr := in.file.current(st)
 	if terr != nil {
 		return nil, terr
@@ -91,6 +116,27 @@ func runEdit(_ context.Context, env *tool.Env, in EditInput) (*EditOutput, error
 		return nil, editErr(f, err, e, "")
 	}
 	return finishEdit(st, f, res, 1)
+}
+
+// createByEdit creates the missing file of an edit with an empty old_str.
+func createByEdit(st *State, in EditInput) (*EditOutput, error) {
+	if fi, terr := statTarget(st, in.at); terr != nil {
+		return nil, terr
+	} else if fi != nil {
+		return nil, toolErr(tool.FileChanged, "%s was created by something else since this call was checked; read it, then edit it", in.at.Abs).With("path", in.at.Abs)
+	}
+	data := []byte(in.NewStr)
+	if int64(len(data)) > st.Limits.MaxFileSize {
+		return nil, toolErr(tool.FileTooLarge, "%s is %d bytes, over the %d-byte limit; write a smaller file", param("new_str"), len(data), st.Limits.MaxFileSize).With("path", in.at.Abs)
+	}
+	if _, terr := commit(st, in.at, data); terr != nil {
+		return nil, terr
+	}
+	diff := textedit.Diff(in.at.Rel, "", in.NewStr, 3)
+	out := &EditOutput{Path: in.at.Abs, Edits: 1, Replacements: 1, Lines: []int{1}, Bytes: len(data), NewText: in.NewStr,
+		Diff: diff, DiffSummary: textedit.Summarize(diff, diffShownLines)}
+	out.LinesAdded, out.LinesRemoved = diffStat(diff)
+	return out, nil
 }
 
 // checkEdit is the validation of one edit that needs no file: at is ""
@@ -114,6 +160,7 @@ func finishEdit(st *State, f *textFile, res textedit.Result, edits int) (*EditOu
 	// one is encoded: a large file is then held twice at most, not thrice.
 	diff := textedit.Diff(f.p.Rel, f.text, res.Text, 3)
 	f.text = ""
+	newText := res.Text
 	data, terr := f.encode(res.Text, st)
 	if terr != nil {
 		return nil, terr
@@ -125,7 +172,7 @@ func finishEdit(st *State, f *textFile, res textedit.Result, edits int) (*EditOu
 	out := &EditOutput{
 		Path: f.p.Abs, Edits: edits, Replacements: res.Count, Lines: res.Lines,
 		Normalization: res.Normalization, Encoding: encodingLabel(f.enc), Bytes: len(data),
-		Diff: diff, DiffSummary: textedit.Summarize(diff, diffShownLines),
+		Diff: diff, DiffSummary: textedit.Summarize(diff, diffShownLines), NewText: newText,
 	}
 	out.LinesAdded, out.LinesRemoved = diffStat(diff)
 	return out, nil

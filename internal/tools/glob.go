@@ -38,7 +38,8 @@ type GlobOutput struct {
 	Pattern string `json:"pattern"`
 	// Dir is the directory searched.
 	Dir string `json:"dir"`
-	// Paths are the matches shown, absolute, newest first.
+	// Paths are the matches shown, absolute, newest first (oldest first
+	// under Behavior.GlobAll).
 	Paths []string `json:"paths"`
 	// Total counts every match; Paths may hold fewer.
 	Total int `json:"total"`
@@ -137,7 +138,7 @@ func searchDir(st *State, path string, allowFile bool) (sandbox.Path, *tool.Erro
 		return p, fsErr(err, "stat", p.Abs)
 	}
 	if !fi.IsDir() && !allowFile {
-		return p, toolErr(tool.InvalidInput, "%s %s is a file, not a directory; give the directory to search", param("path"), p.Abs).With("path", p.Abs)
+		return p, toolErr(tool.InvalidInput, "%s %s is a file, not a directory; give the directory to search", param("path"), p.Abs).With("path", p.Abs).With("kind", "file")
 	}
 	return p, nil
 }
@@ -154,8 +155,8 @@ func runGlob(ctx context.Context, env *tool.Env, in GlobInput) (*GlobOutput, err
 		Pattern:  in.match,
 		FoldCase: in.CaseSensitive != nil && !*in.CaseSensitive,
 		Type:     typ,
-		Hidden:   namesHidden(in.match),
-		NoIgnore: in.RespectGitIgnore != nil && !*in.RespectGitIgnore,
+		Hidden:   st.Behavior.GlobAll || namesHidden(in.match),
+		NoIgnore: st.Behavior.GlobAll || in.RespectGitIgnore != nil && !*in.RespectGitIgnore,
 		Skip:     func(path string, _ bool) bool { return st.FS.Denied(path) },
 		Confine:  st.FS.Allows,
 	})
@@ -164,6 +165,14 @@ func runGlob(ctx context.Context, env *tool.Env, in GlobInput) (*GlobOutput, err
 			return nil, ctx.Err()
 		}
 		return nil, toolErr(tool.IOError, "could not search %s: %v", dir, err).With("path", dir)
+	}
+	if st.Behavior.GlobAll {
+		slices.SortStableFunc(res.Entries, func(a, b search.Entry) int {
+			if c := a.ModTime.Compare(b.ModTime); c != 0 {
+				return c
+			}
+			return strings.Compare(a.Path, b.Path)
+		})
 	}
 	out := &GlobOutput{Pattern: in.Pattern, Dir: dir, Total: len(res.Entries), Ignored: res.Ignored, Paths: []string{}}
 	size := 0

@@ -2,10 +2,12 @@ package tools
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	_ "embed"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hands-dev/hands/internal/ignore"
@@ -167,6 +169,10 @@ func runGrep(ctx context.Context, env *tool.Env, in GrepInput) (*GrepOutput, err
 	st := stateOf(env)
 	path := in.at.Abs
 	m, err := match.Compile(in.Pattern, match.Options{IgnoreCase: in.IgnoreCase, Multiline: in.Multiline})
+	if err != nil && st.Behavior.GrepBadPatternFindsNothing {
+		mode := cmp.Or(in.OutputMode, "files_with_matches")
+		return &GrepOutput{Pattern: in.Pattern, Path: path, Mode: mode, Files: []GrepFile{}, Lines: []string{}}, nil
+	}
 	if err != nil {
 		var me *match.Error
 		reason := err.Error()
@@ -191,6 +197,7 @@ func runGrep(ctx context.Context, env *tool.Env, in GrepInput) (*GrepOutput, err
 		Before: before, After: after, MaxLineBytes: st.Limits.LineChars,
 		Skip:    func(p string, _ bool) bool { return st.FS.Denied(p) },
 		Confine: st.FS.Allows,
+		Hidden:  st.Behavior.GrepHidden,
 	}
 	if in.Glob != "" {
 		opts.Globs = splitGlobs(in.Glob)
@@ -204,6 +211,9 @@ func runGrep(ctx context.Context, env *tool.Env, in GrepInput) (*GrepOutput, err
 			return nil, ctx.Err()
 		}
 		return nil, toolErr(tool.IOError, "could not search %s: %v", path, err).With("path", path)
+	}
+	if st.Behavior.GrepByPath && mode != search.FilesWithMatches {
+		slices.SortStableFunc(res.Files, func(a, b search.File) int { return strings.Compare(a.Path, b.Path) })
 	}
 	var buf bytes.Buffer
 	lineNumbers := in.LineNumbers == nil || *in.LineNumbers

@@ -17,6 +17,9 @@ type Limits struct {
 	// MaxFileSize is the largest file read whole, edited or written, in
 	// bytes; default 10 MiB.
 	MaxFileSize int64 `json:"max_file_size,omitempty"`
+	// ReadWholeBytes is the largest file a read without offset or limit
+	// returns whole under Behavior.ReadWholeFile; default 256 KiB.
+	ReadWholeBytes int64 `json:"read_whole_bytes,omitempty"`
 	// ReadLines is how many lines a read returns by default; default 2000.
 	ReadLines int `json:"read_lines,omitempty"`
 	// LineChars is the length past which a shown line is cut; default 2000.
@@ -50,6 +53,7 @@ type Limits struct {
 func DefaultLimits() Limits {
 	return Limits{
 		MaxFileSize:     10 << 20,
+		ReadWholeBytes:  256 << 10,
 		ReadLines:       2000,
 		LineChars:       2000,
 		ReadChars:       100000,
@@ -75,6 +79,9 @@ func (l Limits) WithDefaults() Limits {
 	if l.MaxFileSize == 0 {
 		l.MaxFileSize = d.MaxFileSize
 	}
+	if l.ReadWholeBytes == 0 {
+		l.ReadWholeBytes = d.ReadWholeBytes
+	}
 	if l.BashMaxTimeout == 0 {
 		l.BashMaxTimeout = d.BashMaxTimeout
 	}
@@ -98,7 +105,7 @@ func (l Limits) WithDefaults() Limits {
 // Check reports the first limit that cannot work, in words that name it.
 func (l Limits) Check() error {
 	switch {
-	case l.MaxFileSize < 0 || l.ReadLines < 0 || l.LineChars < 0 || l.ReadChars < 0 || l.BashOutputChars < 0 ||
+	case l.MaxFileSize < 0 || l.ReadWholeBytes < 0 || l.ReadLines < 0 || l.LineChars < 0 || l.ReadChars < 0 || l.BashOutputChars < 0 ||
 		l.MaxJobs < 0 || l.GrepChars < 0 || l.GlobChars < 0 || l.MaxEdits < 0:
 		return fmt.Errorf("limits must not be negative: %+v", l)
 	case l.BashTimeout < 0 || l.BashMaxTimeout < 0 || l.TaskWait < 0:

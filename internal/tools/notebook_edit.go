@@ -132,7 +132,7 @@ func notebookEdit(in NotebookEditInput) (notebook.Edit, *tool.Error) {
 	case e.Mode != notebook.Insert && in.CellID == "" && in.CellIndex == nil:
 		return e, toolErr(tool.InvalidInput, "%s needs a cell: give cell_id or cell_index (0-based)", e.Mode).With("path", in.Path)
 	case e.Mode == notebook.Insert && in.CellType == "":
-		return e, toolErr(tool.InvalidInput, "insert needs cell_type: code or markdown").With("path", in.Path)
+		return e, toolErr(tool.InvalidInput, "insert needs cell_type: code or markdown").With("path", in.Path).With("missing", "cell_type")
 	}
 	return e, nil
 }
@@ -143,6 +143,7 @@ func runNotebookEdit(_ context.Context, env *tool.Env, in NotebookEditInput) (*N
 	if terr != nil {
 		return nil, terr
 	}
+	e.SourceString = st.Behavior.NotebookSourceString
 	p := in.at
 	pr := in.prior
 	if fi, err := st.FS.Stat(p); pr == nil || err != nil || !sameFile(pr.fi, fi) {

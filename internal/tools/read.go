@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -29,6 +30,26 @@ type ReadInput struct {
 	Offset int    `json:"offset,omitzero" jsonschema:"the 1-based line number to start reading from; default 1"`
 	Limit  int    `json:"limit,omitzero" jsonschema:"how many lines to read; default {{.ReadLines}}"`
 	resolved
+	// limitGiven tells a limit of 0 given from none given.
+	limitGiven bool
+}
+
+// ZeroLimit reports that the call gave limit 0.
+func (in ReadInput) ZeroLimit() bool { return in.limitGiven && in.Limit == 0 }
+
+// UnmarshalJSON decodes the input, noting whether a limit was given.
+func (in *ReadInput) UnmarshalJSON(b []byte) error {
+	type plain ReadInput
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	var keys map[string]json.RawMessage
+	if json.Unmarshal(b, &keys) == nil {
+		_, p.limitGiven = keys["limit"]
+	}
+	*in = ReadInput(p)
+	return nil
 }
 
 // ReadOutput is what the read tool returns.
@@ -50,6 +71,9 @@ type ReadOutput struct {
 	FinalNewline bool `json:"final_newline,omitzero"`
 	// CutLines counts lines shortened to the line limit.
 	CutLines int `json:"cut_lines,omitzero"`
+	// Cells are a notebook's cells, for profiles that show them their own
+	// way.
+	Cells []notebook.Cell `json:"-"`
 	// cutAt is the line limit the cut lines were cut at.
 	cutAt    int
 	Encoding string `json:"encoding,omitempty"`
@@ -108,6 +132,10 @@ func runRead(ctx context.Context, env *tool.Env, in ReadInput) (*ReadOutput, err
 		return nil, toolErr(tool.InvalidInput, "%s is not a regular file (mode %s); read a file or a directory", p.Abs, fi.Mode())
 	}
 	windowed := in.Offset > 0 || in.Limit > 0
+	if st.Behavior.ReadWholeFile && !windowed && fi.Size() > st.Limits.ReadWholeBytes {
+		return nil, toolErr(tool.FileTooLarge, "%s is %d bytes, over the %d-byte limit for a whole read; read it in parts with %s and %s", p.Abs, fi.Size(), st.Limits.ReadWholeBytes, param("offset"), param("limit")).
+			With("path", p.Abs).With("size", fi.Size()).With("max", st.Limits.ReadWholeBytes)
+	}
 	if fi.Size() > st.Limits.MaxFileSize {
 		if !windowed {
 			return nil, toolErr(tool.FileTooLarge, "%s is %d bytes, over the %d-byte limit; read it in parts with %s and %s (e.g. %[4]s 1, %[5]s %[6]d)", p.Abs, fi.Size(), st.Limits.MaxFileSize, param("offset"), param("limit"), st.Limits.ReadLines).With("path", p.Abs)
@@ -138,8 +166,8 @@ func runRead(ctx context.Context, env *tool.Env, in ReadInput) (*ReadOutput, err
 		}
 		out.Kind = "pdf"
 	case strings.EqualFold(filepath.Ext(p.Abs), ".ipynb"):
-		if text, err = notebook.Render(data); err == nil {
-			out.Kind = "notebook"
+		if nb, perr := notebook.Parse(data); perr == nil {
+			text, out.Kind, out.Cells = nb.Render(), "notebook", nb.Cells
 			break
 		}
 		// Not a notebook after all: show the JSON so that it can be fixed.
@@ -158,7 +186,7 @@ func runRead(ctx context.Context, env *tool.Env, in ReadInput) (*ReadOutput, err
 	}
 	st.Ledger.Record(p.Abs, fi, data, false)
 	lines := splitLines(text)
-	if err := window(out, lines, in, st.Limits); err != nil {
+	if err := window(out, lines, in, st.Limits, st.Behavior); err != nil {
 		return nil, err
 	}
 	out.FinalNewline = !out.More && strings.HasSuffix(text, "\n")
@@ -178,15 +206,22 @@ func decodeText(p sandbox.Path, fi os.FileInfo, data []byte, out *ReadOutput) (s
 }
 
 // window selects the requested lines of a whole text into out.
-func window(out *ReadOutput, lines []string, in ReadInput, lim Limits) error {
+func window(out *ReadOutput, lines []string, in ReadInput, lim Limits, b Behavior) error {
 	start, n := in.Offset, in.Limit
 	if start == 0 {
 		start = 1
 	}
 	if n == 0 {
 		n = lim.ReadLines
+		if b.ReadWholeFile {
+			n = len(lines)
+		}
 	}
 	out.TotalLines = len(lines)
+	if b.ReadPastEndIsEmpty && (start > len(lines) || in.ZeroLimit()) {
+		out.StartLine = start
+		return nil
+	}
 	if start > len(lines) {
 		return toolErr(tool.InvalidInput, "offset %d is past the end of %s, which has %d lines; use an offset from 1 to %d", start, out.Path, len(lines), max(len(lines), 1))
 	}
@@ -252,7 +287,9 @@ func readWindow(st *State, p sandbox.Path, fi os.FileInfo, in ReadInput) (*ReadO
 	}
 	if !out.More {
 		out.TotalLines = line
-		if start > line {
+		if start > line && st.Behavior.ReadPastEndIsEmpty {
+			out.Lines = nil
+		} else if start > line {
 			return nil, toolErr(tool.InvalidInput, "offset %d is past the end of %s, which has %d lines; use an offset from 1 to %d", start, p.Abs, line, max(line, 1))
 		}
 	}

@@ -35,6 +35,25 @@ type State struct {
 	mu   sync.Mutex
 	cwd  string
 	jobs *jobs.Manager
+	// commands are the commands of the background tasks, by id.
+	commands map[string]string
+}
+
+// noteTask records the command of a background task.
+func (s *State) noteTask(id, command string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.commands == nil {
+		s.commands = map[string]string{}
+	}
+	s.commands[id] = command
+}
+
+// taskCommand returns the command of a background task, or "".
+func (s *State) taskCommand(id string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.commands[id]
 }
 
 // NewState returns the state of a new session working in the first root.
@@ -164,6 +183,37 @@ type Behavior struct {
 	// ReadFilesOnly makes read refuse a directory (INVALID_INPUT with the
 	// detail kind=directory) instead of listing it.
 	ReadFilesOnly bool `json:"read_files_only,omitempty"`
+	// ReadWholeFile makes a read without offset or limit return the whole
+	// file, with no default line count, and refuse (FILE_TOO_LARGE with
+	// the details size and max) a file over Limits.ReadWholeBytes instead
+	// (Claude Code's Read).
+	ReadWholeFile bool `json:"read_whole_file,omitempty"`
+	// ReadPastEndIsEmpty makes a read whose offset is past the last line,
+	// or whose limit is 0, a result with no lines instead of an
+	// INVALID_INPUT error or the default window; TotalLines still counts
+	// the file's lines.
+	ReadPastEndIsEmpty bool `json:"read_past_end_is_empty,omitempty"`
+	// EditCreatesFile lets edit with an empty old_str create a file that
+	// does not exist, holding new_str; on an existing file an empty old_str
+	// is refused (INVALID_INPUT with the detail kind=exists) (Claude Code's
+	// Edit).
+	EditCreatesFile bool `json:"edit_creates_file,omitempty"`
+	// EditRefusesNotebooks makes edit refuse a .ipynb file (INVALID_INPUT
+	// with the detail kind=notebook), pointing to notebook_edit.
+	EditRefusesNotebooks bool `json:"edit_refuses_notebooks,omitempty"`
+	// GlobAll makes glob list hidden files and files the ignore files
+	// exclude, oldest first (Claude Code's Glob).
+	GlobAll bool `json:"glob_all,omitempty"`
+	// GrepHidden makes grep search hidden files (Claude Code's Grep).
+	GrepHidden bool `json:"grep_hidden,omitempty"`
+	// GrepByPath orders grep's content and count output by path rather
+	// than newest first (ripgrep's order, which Claude Code shows, varies
+	// from run to run; by path is the order it gives most).
+	GrepByPath bool `json:"grep_by_path,omitempty"`
+	// GrepBadPatternFindsNothing makes a grep whose pattern does not
+	// compile a result with no matches instead of GREP_INVALID_PATTERN
+	// (Claude Code's Grep reports what ripgrep found: nothing).
+	GrepBadPatternFindsNothing bool `json:"grep_bad_pattern_finds_nothing,omitempty"`
 	// SeparateStreams runs shell commands with stdout and stderr apart;
 	// otherwise they share one pipe and keep their exact order.
 	SeparateStreams bool `json:"separate_streams,omitempty"`
@@ -175,6 +225,14 @@ type Behavior struct {
 	// result (Claude Code and seed 004 do); otherwise it is a result, as
 	// seed 000 says.
 	CommandFailureIsError bool `json:"command_failure_is_error,omitempty"`
+	// NotebookSourceString makes notebook_edit write a cell's source as
+	// one JSON string, and a new cell's members in Claude Code's order
+	// (notebook.Edit.SourceString).
+	NotebookSourceString bool `json:"notebook_source_string,omitempty"`
+	// TaskOutputWhole makes task_output return all of a task's output
+	// each time, not only what the previous read left (Claude Code's
+	// TaskOutput).
+	TaskOutputWhole bool `json:"task_output_whole,omitempty"`
 	// AllowUnsandboxed lets a call ask to run outside the confinement (seed
 	// 003's dangerously_disable_sandbox).
 	AllowUnsandboxed bool `json:"allow_unsandboxed,omitempty"`

@@ -22,6 +22,8 @@ type TaskKillInput struct {
 // TaskKillOutput is what task_kill returns.
 type TaskKillOutput struct {
 	TaskID string `json:"task_id"`
+	// Command is the task's command.
+	Command string `json:"command,omitempty"`
 	// AlreadyFinished reports that the task had ended before the call.
 	AlreadyFinished bool   `json:"already_finished,omitzero"`
 	Status          string `json:"status"`
@@ -51,7 +53,7 @@ func TaskKill() tool.Tool {
 			return nil, taskErr(jobs.ErrNotFound, in.TaskID)
 		}
 		err := m.Kill(in.TaskID)
-		out := &TaskKillOutput{TaskID: in.TaskID, Status: string(jobs.Killed)}
+		out := &TaskKillOutput{TaskID: in.TaskID, Command: st.taskCommand(in.TaskID), Status: string(jobs.Killed)}
 		switch {
 		case err == nil:
 		case errors.Is(err, jobs.ErrNotRunning):

@@ -30,7 +30,8 @@ type TaskOutputOutput struct {
 	// ExitCode is set once the task finished.
 	ExitCode *int   `json:"exit_code,omitempty"`
 	Signal   string `json:"signal,omitempty"`
-	// Output is what the task wrote since the previous read.
+	// Output is what the task wrote since the previous read (since it
+	// started, under Behavior.TaskOutputWhole).
 	Output         string `json:"output"`
 	Truncated      bool   `json:"truncated,omitzero"`
 	FullOutputPath string `json:"full_output_path,omitempty"`
@@ -72,7 +73,11 @@ func runTaskOutput(ctx context.Context, env *tool.Env, in TaskOutputInput) (*Tas
 	if m == nil {
 		return nil, taskErr(jobs.ErrNotFound, in.TaskID)
 	}
-	res, err := m.Output(ctx, in.TaskID, block, wait)
+	read := m.Output
+	if st.Behavior.TaskOutputWhole {
+		read = m.OutputAll
+	}
+	res, err := read(ctx, in.TaskID, block, wait)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, err

@@ -1,0 +1,102 @@
+package profile_test
+
+import (
+	"encoding/json"
+	"os"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/hands-dev/hands/internal/profile"
+	"github.com/hands-dev/hands/internal/tools"
+)
+
+// claudeUnbuilt are the tools of Claude Code 2.1.7 that Hands does not
+// have yet; the claude profile lists them once they exist.
+var claudeUnbuilt = []string{"Task", "WebFetch", "WebSearch", "AskUserQuestion", "Skill", "EnterPlanMode", "ExitPlanMode"}
+
+// claudeUnbuiltParams are parameters of Claude Code 2.1.7's tools that
+// Hands does not have: Bash's _simulatedSedEdit carries the result of Claude
+// Code's own sed preview, which its user interface computes.
+var claudeUnbuiltParams = map[string][]string{"Bash": {"_simulatedSedEdit"}}
+
+// TestClaudeCatalogueIsClaudeCode checks the claude profile's tool listing
+// against the definitions Claude Code 2.1.7 sends the model, recorded by
+// the oracle in testdata/claude/tools_seen_by_model.json: the same tools in
+// the same order (less the ones Hands lacks), each with the same
+// description byte for byte and the same input schema.
+func TestClaudeCatalogueIsClaudeCode(t *testing.T) {
+	b, err := os.ReadFile("testdata/claude/tools_seen_by_model.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec struct {
+		ClaudeVersion string `json:"claudeVersion"`
+		Tools         struct {
+			Tools []struct {
+				Name        string          `json:"name"`
+				Description string          `json:"description"`
+				InputSchema json.RawMessage `json:"inputSchema"`
+			} `json:"tools"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec.ClaudeVersion != "2.1.7 (Claude Code)" {
+		t.Fatalf("the recording is of %q, not Claude Code 2.1.7", rec.ClaudeVersion)
+	}
+	p, err := profile.Get("claude", tools.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := p.Apply(tools.Builtins(tools.Limits{}))
+	var names, want []string
+	for _, tl := range listed {
+		names = append(names, tl.Info().Name)
+	}
+	for _, w := range rec.Tools.Tools {
+		if slices.Contains(claudeUnbuilt, w.Name) {
+			continue
+		}
+		want = append(want, w.Name)
+		i := slices.Index(names, w.Name)
+		if i < 0 {
+			continue
+		}
+		info := listed[i].Info()
+		if info.Description != w.Description {
+			t.Errorf("%s: description differs from Claude Code's at byte %d:\n got %q\nwant %q", w.Name, firstDiff(info.Description, w.Description),
+				around(info.Description, firstDiff(info.Description, w.Description)), around(w.Description, firstDiff(info.Description, w.Description)))
+		}
+		var got, exp any
+		if err := json.Unmarshal(info.InputSchema, &got); err != nil {
+			t.Fatalf("%s: schema: %v", w.Name, err)
+		}
+		if err := json.Unmarshal(w.InputSchema, &exp); err != nil {
+			t.Fatalf("%s: recorded schema: %v", w.Name, err)
+		}
+		for _, p := range claudeUnbuiltParams[w.Name] {
+			delete(exp.(map[string]any)["properties"].(map[string]any), p)
+		}
+		if !reflect.DeepEqual(got, exp) {
+			t.Errorf("%s: input schema differs from Claude Code's:\n got %s\nwant %s", w.Name, info.InputSchema, w.InputSchema)
+		}
+	}
+	if !slices.Equal(names, want) {
+		t.Errorf("the claude profile lists %v; Claude Code 2.1.7 lists %v (less the tools Hands lacks)", names, want)
+	}
+}
+
+func firstDiff(a, b string) int {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+func around(s string, i int) string {
+	lo, hi := max(0, i-40), min(len(s), i+60)
+	return s[lo:hi]
+}
