@@ -4,9 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+
+	"golang.org/x/text/collate"
+	"golang.org/x/text/language"
 
 	"github.com/hands-dev/hands/internal/tools"
 	"github.com/hands-dev/hands/tool"
@@ -26,60 +30,73 @@ import (
 // (requirement 5). Older Gemini CLI versions named the path parameters
 // path, absolute_path or directory: all three are accepted as aliases.
 func gemini(lim tools.Limits) *Profile {
-	aliases := []string{"path", "absolute_path", "directory"}
+	// pathParam is a path parameter under 0.1.13's name, with the names
+	// other Gemini CLI versions used as aliases.
 	pathParam := func(name, core, desc string) Param {
 		var as []string
-		for _, a := range aliases {
+		for _, a := range []string{"path", "absolute_path", "file_path", "dir_path", "directory"} {
 			if a != name {
 				as = append(as, a)
 			}
 		}
 		return Param{Name: name, Core: core, Description: desc, Aliases: as}
 	}
+	number := `{"type":"number"}`
 	return &Profile{
 		Name: "gemini",
-		Behavior: tools.Behavior{SeparateStreams: true, RejectSubstitution: true,
-			WriteWithoutRead: true, EditWithoutRead: true, ReadFilesOnly: true},
-		Render: renderGemini,
+		Behavior: tools.Behavior{SeparateStreams: true, RejectDollarParen: true,
+			WriteWithoutRead: true, EditWithoutRead: true, ReadFilesOnly: true, FreshShell: true,
+			ListGitIgnoreAsFiles: true},
+		Render:        renderGemini,
+		IgnoreUnknown: true,
 		Tools: []Entry{
 			{Core: "list", Name: "list_directory", Description: desc("gemini/list_directory.md"), Params: []Param{
-				pathParam("dir_path", "path", "The path to the directory to list"),
+				pathParam("path", "path", "The absolute path to the directory to list (must be absolute, not relative)"),
 				{Name: "ignore", Description: "List of glob patterns to ignore"},
-				{Name: "respect_git_ignore", Default: true, Description: "Optional: Whether to respect .gitignore patterns when listing files. Defaults to true."},
+				{Name: "respect_git_ignore", Description: "Optional: Whether to respect .gitignore patterns when listing files. Only available in git repositories. Defaults to true."},
 			}},
 			{Core: "read", Name: "read_file", Description: desc("gemini/read_file.md"), Params: []Param{
-				pathParam("file_path", "path", "The path to the file to read."),
-				{Name: "offset", Description: "Optional: For text files, the 0-based line number to start reading from. Requires 'limit' to be set. Use for paginating through large files."},
-				{Name: "limit", Description: "Optional: For text files, maximum number of lines to read. Use with 'offset' to paginate through large files. If omitted, reads the entire file (if feasible, up to a default limit)."},
+				pathParam("absolute_path", "path", "The absolute path to the file to read (e.g., '/home/user/project/file.txt'). Relative paths are not supported. You must provide an absolute path."),
+				{Name: "offset", Schema: number, Description: "Optional: For text files, the 0-based line number to start reading from. Requires 'limit' to be set. Use for paginating through large files."},
+				{Name: "limit", Schema: number, Description: "Optional: For text files, maximum number of lines to read. Use with 'offset' to paginate through large files. If omitted, reads the entire file (if feasible, up to a default limit)."},
 			}, Transform: geminiReadArgs},
 			{Core: "write", Name: "write_file", Description: desc("gemini/write_file.md"), Params: []Param{
-				pathParam("file_path", "path", "The path to the file to write to."),
+				pathParam("file_path", "path", "The absolute path to the file to write to (e.g., '/home/user/project/file.txt'). Relative paths are not supported."),
 				{Name: "content", Description: "The content to write to the file."},
 			}},
 			{Core: "edit", Name: "replace", Description: desc("gemini/replace.md"), Params: []Param{
-				pathParam("file_path", "path", "The path to the file to modify."),
+				pathParam("file_path", "path", "The absolute path to the file to modify. Must start with '/'."),
 				{Name: "old_string", Core: "old_str", Description: "The exact literal text to replace, preferably unescaped. For single replacements (default), include at least 3 lines of context BEFORE and AFTER the target text, matching whitespace and indentation precisely. For multiple replacements, specify expected_replacements parameter. If this string is not the exact literal text (i.e. you escaped it) or does not match exactly, the tool will fail."},
 				{Name: "new_string", Core: "new_str", Description: "The exact literal text to replace `old_string` with, preferably unescaped. Provide the EXACT text. Ensure the resulting code is correct and idiomatic."},
-				{Name: "expected_replacements", Default: 1, Description: "Number of replacements expected. Defaults to 1 if not specified. Use when you want to replace multiple occurrences.", Schema: `{"minimum":1}`},
-			}},
+				{Name: "expected_replacements", Description: "Number of replacements expected. Defaults to 1 if not specified. Use when you want to replace multiple occurrences.", Schema: `{"type":"number","minimum":1}`},
+			}, Required: []string{"file_path", "old_string", "new_string"}},
 			{Core: "bash", Name: "run_shell_command", Description: desc("gemini/run_shell_command.md"), Params: []Param{
 				{Name: "command", Description: "Exact bash command to execute as `bash -c <command>`"},
 				{Name: "description", Description: "Brief description of the command for the user. Be specific and concise. Ideally a single sentence. Can be up to 3 sentences for clarity. No line breaks."},
-				pathParam("dir_path", "directory", "(OPTIONAL) The path of the directory to run the command in. If not provided, the project root directory is used. Must be a directory within the workspace and must already exist."),
+				pathParam("directory", "directory", "(OPTIONAL) Directory to run the command in, if not the project root directory. Must be relative to the project root directory and must already exist."),
 			}},
 			{Core: "grep", Name: "search_file_content", Description: desc("gemini/search_file_content.md"), Params: []Param{
 				{Name: "pattern", Description: `The regular expression (regex) pattern to search for within file contents (e.g., 'function\s+myFunction', 'import\s+\{.*\}\s+from\s+.*').`},
-				pathParam("dir_path", "path", "Optional: The absolute path to the directory to search within. If omitted, searches the current working directory."),
-				{Name: "include", Core: "glob", Description: "Optional: A glob pattern to filter which files are searched (e.g., '*.js', '*.{ts,tsx}', 'src/**'). If omitted, searches all files (respecting potential global ignores)."},
+				pathParam("path", "path", "Optional: The absolute path to the directory to search within. If omitted, searches the current working directory."),
+				{Name: "include", Core: "glob", Aliases: []string{"include_pattern"}, Description: "Optional: A glob pattern to filter which files are searched (e.g., '*.js', '*.{ts,tsx}', 'src/**'). If omitted, searches all files (respecting potential global ignores)."},
 			}, Fixed: map[string]any{"output_mode": "content", "-n": true}},
 			{Core: "glob", Name: "glob", Description: desc("gemini/glob.md"), Params: []Param{
 				{Name: "pattern", Description: "The glob pattern to match against (e.g., '**/*.py', 'docs/*.md')."},
-				pathParam("dir_path", "path", "Optional: The absolute path to the directory to search within. If omitted, searches the root directory."),
-				{Name: "case_sensitive", Default: false, Description: "Optional: Whether the search should be case-sensitive. Defaults to false."},
-				{Name: "respect_git_ignore", Default: true, Description: "Optional: Whether to respect .gitignore patterns when finding files. Only available in git repositories. Defaults to true."},
-			}},
+				pathParam("path", "path", "Optional: The absolute path to the directory to search within. If omitted, searches the root directory."),
+				{Name: "case_sensitive", Description: "Optional: Whether the search should be case-sensitive. Defaults to false."},
+				{Name: "respect_git_ignore", Description: "Optional: Whether to respect .gitignore patterns when finding files. Only available in git repositories. Defaults to true."},
+			}, Transform: geminiGlobArgs},
 		},
 	}
+}
+
+// geminiGlobArgs makes glob case-insensitive unless the call says
+// otherwise, as Gemini CLI's glob is.
+func geminiGlobArgs(args map[string]json.RawMessage) *tool.Error {
+	if _, ok := args["case_sensitive"]; !ok {
+		args["case_sensitive"] = json.RawMessage("false")
+	}
+	return nil
 }
 
 // geminiReadArgs turns Gemini CLI's 0-based offset into the core's 1-based
@@ -110,7 +127,11 @@ func renderGemini(r *Rendering) {
 	}
 	switch out := r.Out.(type) {
 	case *tools.ListOutput:
-		r.Text(geminiList(out))
+		shown := out.Path
+		if in, ok := r.In.(tools.ListInput); ok && filepath.IsAbs(in.Path) {
+			shown = in.Path // as given, as Gemini CLI shows it
+		}
+		r.Text(geminiList(out, shown))
 	case *tools.ReadOutput:
 		if out.Kind != "image" {
 			r.Text(geminiRead(out))
@@ -138,6 +159,14 @@ func renderGemini(r *Rendering) {
 func geminiError(r *Rendering, e *tool.Error) string {
 	path := r.detail("path")
 	dir := r.detail("kind") == "directory"
+	if s, ok := geminiPathRefused(r, e); ok {
+		return s
+	}
+	if p := e.Problem; p != nil {
+		if s, ok := geminiProblem(r.Entry, p); ok {
+			return geminiInvalid + s
+		}
+	}
 	switch r.Entry.Core {
 	case "list":
 		switch {
@@ -148,6 +177,8 @@ func geminiError(r *Rendering, e *tool.Error) string {
 		}
 	case "read":
 		switch {
+		case e.Code == tool.BinaryFile:
+			return "Cannot display content of binary file: " + r.Rel(path)
 		case e.Code == tool.PathNotFound:
 			return "File not found: " + path
 		case dir:
@@ -171,8 +202,18 @@ func geminiError(r *Rendering, e *tool.Error) string {
 			return fmt.Sprintf("Failed to edit, Expected %s occurrence but found %s for old_string in file: %s", expected, r.detail("count"), path)
 		}
 	case "bash":
-		if e.Code == tool.CommandRejected {
+		command := r.detail("command")
+		switch e.Code {
+		case tool.CommandRejected:
 			return fmt.Sprintf("Command rejected: %s\nReason: Command substitution using $() is not allowed for security reasons", r.detail("command"))
+		case tool.BashEmptyCommand:
+			return fmt.Sprintf("Command rejected: %s\nReason: Command cannot be empty.", command)
+		case tool.PathNotFound:
+			return fmt.Sprintf("Command rejected: %s\nReason: Directory must exist.", command)
+		case tool.AccessDenied:
+			if filepath.IsAbs(r.detail("directory")) {
+				return fmt.Sprintf("Command rejected: %s\nReason: Directory cannot be absolute. Must be relative to the project root directory.", command)
+			}
 		}
 	case "grep":
 		if e.Code == tool.PathNotFound {
@@ -189,21 +230,117 @@ func geminiError(r *Rendering, e *tool.Error) string {
 	return e.Message
 }
 
+// geminiProblem words a schema refusal as the JSON Schema validator of
+// Gemini CLI 0.1.13 (ajv) does: the first problem, the parameter under its
+// exposed name.
+func geminiProblem(e Entry, p *tool.Problem) (string, bool) {
+	exposed := func(core string) string {
+		for _, q := range e.Params {
+			if q.core() == core {
+				return q.Name
+			}
+		}
+		return core
+	}
+	at := "params"
+	if p.At != "" && p.Kind == tool.Missing {
+		return "", false
+	}
+	switch p.Kind {
+	case tool.Missing:
+		if len(p.Params) == 0 {
+			return "", false
+		}
+		return fmt.Sprintf("%s must have required property '%s'", at, exposed(p.Params[0])), true
+	case tool.WrongType:
+		if len(p.Want) == 0 || strings.ContainsAny(p.At, ".[") {
+			return "", false
+		}
+		want := p.Want[0]
+		if want == "integer" {
+			want = "number" // the exposed schema's type
+		}
+		return fmt.Sprintf("%s/%s must be %s", at, exposed(p.At), want), true
+	case tool.OutOfRange:
+		return "", false
+	}
+	return "", false
+}
+
+// geminiPathRefused words, as Gemini CLI 0.1.13 does, a path outside the
+// roots and an empty path. Gemini CLI refuses every relative path as not
+// absolute; the profile resolves those within the roots, and words as not
+// absolute only a relative path that leads outside them.
+func geminiPathRefused(r *Rendering, e *tool.Error) (string, bool) {
+	given, ok := e.Details["given"].(string)
+	if !ok || r.Entry.Core == "bash" {
+		return "", false
+	}
+	_, outside := e.Details["roots"]
+	empty := e.Code == tool.InvalidInput && strings.TrimSpace(given) == ""
+	if !empty && !(e.Code == tool.AccessDenied && outside) {
+		return "", false
+	}
+	root := ""
+	if len(r.Roots) > 0 {
+		root = strings.TrimSuffix(r.Roots[0], "/")
+	}
+	path, rel := r.detail("path"), !filepath.IsAbs(given)
+	lexical := filepath.Clean(given)
+	if rel {
+		lexical = filepath.Join(root, given)
+	}
+	if !empty && (lexical == root || strings.HasPrefix(lexical, root+"/")) {
+		// Inside the roots as written, outside through a symlink: the
+		// core's words say which link.
+		return "", false
+	}
+	switch r.Entry.Core {
+	case "list":
+		if rel {
+			return geminiInvalid + "Path must be absolute: " + given, true
+		}
+		return fmt.Sprintf("%sPath must be within the root directory (%s): %s", geminiInvalid, root, given), true
+	case "read":
+		if rel {
+			return fmt.Sprintf("%sFile path must be absolute, but was relative: %s. You must provide an absolute path.", geminiInvalid, given), true
+		}
+		return fmt.Sprintf("%sFile path must be within the root directory (%s): %s", geminiInvalid, root, given), true
+	case "write", "edit":
+		if rel {
+			return geminiInvalid + "File path must be absolute: " + given, true
+		}
+		return fmt.Sprintf("%sFile path must be within the root directory (%s): %s", geminiInvalid, root, given), true
+	case "grep":
+		if empty {
+			return "", false
+		}
+		return fmt.Sprintf(`%sPath validation failed: Attempted path "%s" resolves outside the allowed root directory "%s".`, geminiInvalid, given, root), true
+	case "glob":
+		if empty {
+			return "", false
+		}
+		return fmt.Sprintf(`%sSearch path ("%s") resolves outside the tool's root directory ("%s").`, geminiInvalid, path, root), true
+	}
+	return "", false
+}
+
 // geminiList is list_directory's listing: directories first, each marked
 // [DIR], then files, each group by name (Gemini CLI's order).
-func geminiList(o *tools.ListOutput) string {
-	if len(o.Entries) == 0 {
-		return fmt.Sprintf("Directory %s is empty.", o.Path)
+func geminiList(o *tools.ListOutput, shown string) string {
+	if len(o.Entries) == 0 && o.Ignored == 0 {
+		return fmt.Sprintf("Directory %s is empty.", shown)
 	}
 	entries := append([]tools.ListEntry(nil), o.Entries...)
+	coll := collate.New(language.English)
 	sort.SliceStable(entries, func(i, j int) bool {
 		if entries[i].Dir != entries[j].Dir {
 			return entries[i].Dir
 		}
-		return entries[i].Name < entries[j].Name
+		return coll.CompareString(entries[i].Name, entries[j].Name) < 0
 	})
 	var b strings.Builder
-	fmt.Fprintf(&b, "Directory listing for %s:\n", o.Path)
+	fmt.Fprintf(&b, "Directory listing for %s:\n", shown)
 	for i, e := range entries {
 		if i > 0 {
 			b.WriteString("\n")
@@ -215,6 +352,9 @@ func geminiList(o *tools.ListOutput) string {
 	}
 	if o.More > 0 {
 		fmt.Fprintf(&b, "\n\n(%d more entries not shown)", o.More)
+	}
+	if o.GitIgnored > 0 {
+		fmt.Fprintf(&b, "\n\n(%d items were git-ignored)", o.GitIgnored)
 	}
 	return b.String()
 }
@@ -266,10 +406,18 @@ func geminiShell(r *Rendering, o *tools.BashOutput) string {
 	}
 	return fmt.Sprintf("Command: %s\nDirectory: %s\nStdout: %s\nStderr: %s\nError: %s\nExit Code: %s\nSignal: %s\nBackground PIDs: (none)\nProcess Group PGID: %s",
 		o.Command, dir,
-		orNone(strings.TrimRight(o.Stdout, "\n"), "(empty)"),
-		orNone(strings.TrimRight(o.Stderr, "\n"), "(empty)"),
+		orNone(stripANSI(o.Stdout), "(empty)"),
+		orNone(stripANSI(o.Stderr), "(empty)"),
 		errText, exit, signal, pgid)
 }
+
+// ansi matches terminal escape sequences as the strip-ansi package Gemini
+// CLI uses does (its ansi-regex pattern).
+var ansi = regexp.MustCompile(`[\x1b\x{9b}][\[\]()#;?]*(?:(?:(?:(?:;[-a-zA-Z\d/#&.:=?%@~_]+)*|[a-zA-Z\d]+(?:;[-a-zA-Z\d/#&.:=?%@~_]*)*)?\x07)|(?:(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-nq-uy=><~]))`)
+
+// stripANSI removes terminal escape sequences from command output, as
+// Gemini CLI does before the model sees it.
+func stripANSI(s string) string { return ansi.ReplaceAllString(s, "") }
 
 // geminiSearch is search_file_content's result: a header, then per file
 // its matching lines as L<n>: <text>, files separated by ---.
@@ -288,7 +436,11 @@ func geminiSearch(r *Rendering, o *tools.GrepOutput) string {
 		return fmt.Sprintf(`No matches found for pattern "%s" in path "%s"%s.`, o.Pattern, where, filter)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Found %d matches for pattern \"%s\" in path \"%s\"%s:\n---\n", o.NumMatches, o.Pattern, where, filter)
+	matches := "matches"
+	if o.NumMatches == 1 {
+		matches = "match"
+	}
+	fmt.Fprintf(&b, "Found %d %s for pattern \"%s\" in path \"%s\"%s:\n---\n", o.NumMatches, matches, o.Pattern, where, filter)
 	for _, f := range o.Files {
 		name := f.Path
 		if rel, err := filepath.Rel(o.Path, f.Path); err == nil && !strings.HasPrefix(rel, "..") && rel != "." {

@@ -39,6 +39,9 @@ type Profile struct {
 	// error. The core's structured output and error code stay, except
 	// where the profile's document fixes the structured shape (envelope).
 	Render func(r *Rendering)
+	// IgnoreUnknown drops parameters the tool does not have instead of
+	// refusing the call (Gemini CLI 0.1.13 ignores them).
+	IgnoreUnknown bool
 }
 
 // Entry exposes one core tool.
@@ -187,9 +190,26 @@ func (p *Profile) Apply(core []tool.Tool) []tool.Tool {
 		if slices.ContainsFunc(out, func(o tool.Tool) bool { return o.Info().Name == e.Name }) {
 			panic(fmt.Sprintf("profile %s: %s is exposed twice", p.Name, e.Name))
 		}
-		out = append(out, wrap(t, e, p.Render != nil))
+		w := wrap(t, e, p.Render != nil)
+		if p.IgnoreUnknown {
+			w.ignoreUnknown = true
+			w.info.InputSchema = withoutKey(w.info.InputSchema, "additionalProperties")
+		}
+		out = append(out, w)
 	}
 	return out
+}
+
+// withoutKey returns the JSON object obj without the key k.
+func withoutKey(obj json.RawMessage, k string) json.RawMessage {
+	keys, vals, err := orderedObject(obj)
+	if err != nil {
+		return obj
+	}
+	if i := slices.Index(keys, k); i >= 0 {
+		keys, vals = slices.Delete(keys, i, i+1), slices.Delete(vals, i, i+1)
+	}
+	return writeObject(keys, vals)
 }
 
 // Entry returns the entry exposing the tool named name.
@@ -326,9 +346,11 @@ type wrapped struct {
 	byName map[string]Param
 	// exposed lists the exposed names, sorted, for messages.
 	exposed []string
+	// ignoreUnknown drops unknown parameters instead of refusing them.
+	ignoreUnknown bool
 }
 
-func wrap(t tool.Tool, e Entry, carry bool) tool.Tool {
+func wrap(t tool.Tool, e Entry, carry bool) *wrapped {
 	info := t.Info()
 	core := info.Name
 	info.Name = e.Name
@@ -403,6 +425,9 @@ func (w *wrapped) translate(raw json.RawMessage) (json.RawMessage, *tool.Error) 
 		name, v := k, vals[i]
 		if w.e.Params != nil {
 			p, ok := w.byName[k]
+			if !ok && w.ignoreUnknown {
+				continue
+			}
 			if !ok {
 				return nil, tool.Errorf(tool.InvalidInput, "invalid arguments for %s: unknown parameter %s; the parameters are %s", w.info.Name, k, strings.Join(w.exposed, ", "))
 			}

@@ -81,7 +81,7 @@ func Bash(lim Limits) tool.Tool {
 			}
 			p, terr := resolve(stateOf(env), in.Directory)
 			if terr != nil {
-				return in, terr
+				return in, terr.With("command", in.Command).With("directory", in.Directory)
 			}
 			in.at = p
 			return in, nil
@@ -93,7 +93,7 @@ func Bash(lim Limits) tool.Tool {
 func validateBash(_ context.Context, env *tool.Env, in BashInput) (BashInput, error) {
 	st := stateOf(env)
 	if strings.TrimSpace(in.Command) == "" {
-		return in, toolErr(tool.BashEmptyCommand, "command is empty; give the shell command to run, e.g. \"ls -la\"")
+		return in, toolErr(tool.BashEmptyCommand, "command is empty; give the shell command to run, e.g. \"ls -la\"").With("command", in.Command)
 	}
 	if st.StartJobs == nil {
 		return in, toolErr(tool.BashStartFailed, "this session has no shell")
@@ -103,6 +103,9 @@ func validateBash(_ context.Context, env *tool.Env, in BashInput) (BashInput, er
 	}
 	if in.DangerouslyDisableSandbox && !st.Behavior.AllowUnsandboxed {
 		return in, toolErr(tool.PermissionDenied, "this server does not allow running commands outside the sandbox; run the command without %s", param("dangerously_disable_sandbox"))
+	}
+	if st.Behavior.RejectDollarParen && strings.Contains(in.Command, "$(") {
+		return in, toolErr(tool.CommandRejected, "command %q contains $(, which is not allowed; run the inner command first and use its output", in.Command).With("command", in.Command)
 	}
 	if st.Behavior.RejectSubstitution {
 		if found, _ := confine.HasCommandSubstitution(in.Command); found {
@@ -122,9 +125,11 @@ func runBash(ctx context.Context, env *tool.Env, in BashInput) (*BashOutput, err
 	if in.Directory != "" {
 		p := in.at
 		if !p.Exists {
-			return nil, toolErr(tool.PathNotFound, "directory %s does not exist", p.Abs).With("path", p.Abs)
+			return nil, toolErr(tool.PathNotFound, "directory %s does not exist", p.Abs).With("path", p.Abs).With("command", in.Command)
 		}
 		opts.Dir = p.Abs
+	} else if st.Behavior.FreshShell {
+		opts.Dir = st.cwd
 	}
 	m, err := st.Jobs()
 	if err != nil {

@@ -82,7 +82,7 @@ func Edit() tool.Tool {
 				return in, toolErr(tool.InvalidInput, "%s is a Jupyter notebook; change its cells with %s", in.at.Abs, tool.ToolName("notebook_edit")).With("path", in.at.Abs).With("kind", "notebook")
 			}
 			if st.Behavior.EditCreatesFile && in.OldStr == "" {
-				fi, terr := statTarget(st, in.at)
+				fi, terr := statTarget(st, in.at, "edit")
 				if terr != nil {
 					return in, terr
 				}
@@ -120,7 +120,7 @@ func runEdit(_ context.Context, env *tool.Env, in EditInput) (*EditOutput, error
 
 // createByEdit creates the missing file of an edit with an empty old_str.
 func createByEdit(st *State, in EditInput) (*EditOutput, error) {
-	if fi, terr := statTarget(st, in.at); terr != nil {
+	if fi, terr := statTarget(st, in.at, "edit"); terr != nil {
 		return nil, terr
 	} else if fi != nil {
 		return nil, toolErr(tool.FileChanged, "%s was created by something else since this call was checked; read it, then edit it", in.at.Abs).With("path", in.at.Abs)

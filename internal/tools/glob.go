@@ -22,7 +22,7 @@ var globDescription string
 type GlobInput struct {
 	Pattern string `json:"pattern" jsonschema:"the glob to match, e.g. **/*.go or src/**/*.{ts,tsx}"`
 	Path    string `json:"path,omitempty" jsonschema:"the directory to search; default the working directory"`
-	Type    string `json:"type,omitempty" jsonschema:"file (default) or dir"`
+	Type    string `json:"type,omitempty" jsonschema:"file (default), or dir (also directory) for directories"`
 	// CaseSensitive defaults to true.
 	CaseSensitive *bool `json:"case_sensitive,omitempty" jsonschema:"match case exactly; default true"`
 	// RespectGitIgnore defaults to true.
@@ -75,8 +75,10 @@ func Glob(lim Limits) tool.Tool {
 			}
 			switch in.Type {
 			case "", "file", "dir":
+			case "directory":
+				in.Type = "dir"
 			default:
-				return in, toolErr(tool.GlobInvalidType, "%s %q is not valid; use \"file\" or \"dir\" (or leave it out for files)", param("type"), in.Type).With("type", in.Type)
+				return in, toolErr(tool.GlobInvalidType, "%s %q is not valid; use \"file\" or \"dir\" (also \"directory\"), or leave it out for files", param("type"), in.Type).With("type", in.Type)
 			}
 			if _, err := glob.Compile(in.Pattern); err != nil {
 				return in, toolErr(tool.GlobInvalidPattern, "%s %q is not a valid glob: %v", param("pattern"), in.Pattern, globReason(err)).With("pattern", in.Pattern)

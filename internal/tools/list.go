@@ -46,6 +46,9 @@ type ListOutput struct {
 	// Ignored counts the entries left out by the ignore globs and
 	// .gitignore files; deny patterns hide entries without counting.
 	Ignored int `json:"ignored,omitzero"`
+	// GitIgnored counts those of them .gitignore files (and the rule that
+	// hides .git) left out.
+	GitIgnored int `json:"git_ignored,omitzero"`
 	// More counts the entries not shown past the listing's bound.
 	More int `json:"more,omitzero"`
 }
@@ -128,8 +131,13 @@ func runList(ctx context.Context, env *tool.Env, in ListInput) (*ListOutput, err
 		} else if info, err := e.Info(); err == nil && info.Mode().IsRegular() {
 			le.Size = info.Size()
 		}
-		if respectGit && (e.Name() == ".git" || git.ignored(abs, le.Dir)) || matchAny(globs, e.Name()) {
+		if matchAny(globs, e.Name()) {
 			out.Ignored++
+			continue
+		}
+		if respectGit && (e.Name() == ".git" || git.ignored(abs, le.Dir && !st.Behavior.ListGitIgnoreAsFiles)) {
+			out.Ignored++
+			out.GitIgnored++
 			continue
 		}
 		if len(out.Entries) >= maxListEntries {

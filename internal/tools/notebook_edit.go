@@ -81,7 +81,7 @@ func loadNotebook(st *State, p sandbox.Path) (*prior, *tool.Error) {
 	if !strings.EqualFold(filepath.Ext(p.Abs), ".ipynb") {
 		return nil, toolErr(tool.InvalidInput, "%s is not a Jupyter notebook (.ipynb); edit other files with the edit tool", p.Abs).With("path", p.Abs)
 	}
-	fi, terr := statTarget(st, p)
+	fi, terr := statTarget(st, p, "edit")
 	if terr != nil {
 		return nil, terr
 	}

@@ -40,11 +40,11 @@ func (r *resolved) resolve(env *tool.Env, path string, target bool) error {
 // resolve turns a path argument into a confined path, or a coded error.
 func resolve(st *State, p string) (sandbox.Path, *tool.Error) {
 	if strings.TrimSpace(p) == "" {
-		return sandbox.Path{}, toolErr(tool.InvalidInput, "%s is empty; give an absolute path or one relative to the working directory %s", param("path"), st.Cwd())
+		return sandbox.Path{}, toolErr(tool.InvalidInput, "%s is empty; give an absolute path or one relative to the working directory %s", param("path"), st.Cwd()).With("given", p)
 	}
 	sp, err := st.FS.Resolve(st.Cwd(), p)
 	if err != nil {
-		return sandbox.Path{}, fsErr(err, "resolve", p)
+		return sandbox.Path{}, fsErr(err, "resolve", p).With("given", p)
 	}
 	return sp, nil
 }

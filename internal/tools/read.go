@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/hands-dev/hands/internal/notebook"
@@ -29,6 +30,9 @@ type ReadInput struct {
 	Path   string `json:"path" jsonschema:"the file or directory to read: absolute, or relative to the working directory"`
 	Offset int    `json:"offset,omitzero" jsonschema:"the 1-based line number to start reading from; default 1"`
 	Limit  int    `json:"limit,omitzero" jsonschema:"how many lines to read; default {{.ReadLines}}"`
+	// ViewRange is the text-editor convention for a window: [start, end],
+	// 1-based and inclusive, end -1 for to the end of the file.
+	ViewRange []int `json:"view_range,omitempty" jsonschema:"[start, end]: the 1-based lines to read, both included; end -1 reads to the end of the file. Instead of offset and limit"`
 	resolved
 	// limitGiven tells a limit of 0 given from none given.
 	limitGiven bool
@@ -100,6 +104,12 @@ func Read(lim Limits) tool.Tool {
 			return in, err
 		},
 		Validate: func(_ context.Context, env *tool.Env, in ReadInput) (ReadInput, error) {
+			if in.ViewRange != nil {
+				var terr *tool.Error
+				if in, terr = viewRange(in); terr != nil {
+					return in, terr
+				}
+			}
 			if in.Offset < 0 {
 				return in, toolErr(tool.InvalidInput, "%s is %d; give a 1-based line number (1 or more), or leave it out to start at line 1", param("offset"), in.Offset)
 			}
@@ -109,6 +119,30 @@ func Read(lim Limits) tool.Tool {
 			return in, nil
 		},
 	}, runRead)
+}
+
+// viewRange turns a view_range into the offset and limit it stands for.
+func viewRange(in ReadInput) (ReadInput, *tool.Error) {
+	vr := param("view_range")
+	if in.Offset != 0 || in.Limit != 0 {
+		return in, toolErr(tool.InvalidInput, "%s and %s/%s both give the lines to read; give either %[1]s [start, end] or %[2]s and %[3]s", vr, param("offset"), param("limit"))
+	}
+	if len(in.ViewRange) != 2 {
+		return in, toolErr(tool.InvalidInput, "%s must be two numbers, [start, end], such as [1, 50], or [start, -1] to read to the end; it has %d", vr, len(in.ViewRange))
+	}
+	start, end := in.ViewRange[0], in.ViewRange[1]
+	switch {
+	case start < 1:
+		return in, toolErr(tool.InvalidInput, "%s starts at %d; lines are numbered from 1, so give a start of 1 or more", vr, start)
+	case end == -1:
+		in.Offset = start
+	case end < start:
+		return in, toolErr(tool.InvalidInput, "%s [%d, %d] ends before it starts; give an end of %[2]d or more, or -1 to read to the end", vr, start, end)
+	default:
+		in.Offset, in.Limit = start, end-start+1
+	}
+	in.ViewRange = nil
+	return in, nil
 }
 
 func runRead(ctx context.Context, env *tool.Env, in ReadInput) (*ReadOutput, error) {
@@ -129,7 +163,7 @@ func runRead(ctx context.Context, env *tool.Env, in ReadInput) (*ReadOutput, err
 		return &ReadOutput{Path: p.Abs, Kind: "directory", Lines: splitLines(text), StartLine: 1, Note: note}, nil
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, toolErr(tool.InvalidInput, "%s is not a regular file (mode %s); read a file or a directory", p.Abs, fi.Mode())
+		return nil, notAFile("read", p.Abs, fi.Mode())
 	}
 	windowed := in.Offset > 0 || in.Limit > 0
 	if st.Behavior.ReadWholeFile && !windowed && fi.Size() > st.Limits.ReadWholeBytes {
@@ -238,9 +272,9 @@ func window(out *ReadOutput, lines []string, in ReadInput, lim Limits, b Behavio
 // readWindow reads lines offset..offset+limit of a file too large to read
 // whole, holding only the window in memory.
 func readWindow(st *State, p sandbox.Path, fi os.FileInfo, in ReadInput) (*ReadOutput, error) {
-	f, err := st.FS.Open(p)
-	if err != nil {
-		return nil, fsErr(err, "open", p.Abs)
+	f, terr := openRegular(st.FS, p)
+	if terr != nil {
+		return nil, terr
 	}
 	defer f.Close()
 	start, n := max(in.Offset, 1), in.Limit
@@ -373,9 +407,9 @@ func splitLines(text string) []string {
 }
 
 func readAll(fs *sandbox.Set, p sandbox.Path) ([]byte, error) {
-	f, err := fs.Open(p)
-	if err != nil {
-		return nil, fsErr(err, "open", p.Abs)
+	f, terr := openRegular(fs, p)
+	if terr != nil {
+		return nil, terr
 	}
 	defer f.Close()
 	data, err := readSized(f)
@@ -383,6 +417,47 @@ func readAll(fs *sandbox.Set, p sandbox.Path) ([]byte, error) {
 		return nil, toolErr(tool.IOError, "could not read %s: %v", p.Abs, err)
 	}
 	return data, nil
+}
+
+// openRegular opens the regular file at p for reading. It opens without
+// blocking, so that a named pipe put where a file was cannot hang the call,
+// and refuses anything but a regular file.
+func openRegular(fs *sandbox.Set, p sandbox.Path) (*os.File, *tool.Error) {
+	f, err := fs.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, fsErr(err, "open", p.Abs)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, toolErr(tool.IOError, "could not stat %s: %v", p.Abs, err).With("path", p.Abs)
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, notAFile("read", p.Abs, fi.Mode())
+	}
+	return f, nil
+}
+
+// notAFile is the error of an operation on something at path that is
+// neither a regular file nor a directory: an I/O error naming the path, the
+// operation and what is there.
+func notAFile(op, path string, mode os.FileMode) *tool.Error {
+	kind := "a special file"
+	switch {
+	case mode&os.ModeNamedPipe != 0:
+		kind = "a named pipe (FIFO)"
+	case mode&os.ModeSocket != 0:
+		kind = "a socket"
+	case mode&os.ModeCharDevice != 0:
+		kind = "a character device"
+	case mode&os.ModeDevice != 0:
+		kind = "a block device"
+	case mode&os.ModeIrregular != 0:
+		kind = "an irregular file"
+	}
+	return toolErr(tool.IOError, "could not %s %s: it is %s, not a regular file; only regular files can be %s", op, path, kind, map[string]string{"read": "read", "write": "written", "edit": "edited"}[op]).
+		With("path", path).With("op", op).With("kind", "special")
 }
 
 // imageType returns the MIME type of a PNG, JPEG, GIF or WebP image, or "".

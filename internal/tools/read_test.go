@@ -9,7 +9,9 @@ import (
 	"image/jpeg"
 	"image/png"
 	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/hands-dev/hands/tool"
@@ -242,5 +244,32 @@ func TestReadResultsThroughTheExecutorAreCoded(t *testing.T) {
 	}
 	if ed, ok := res.Structured.(tool.ErrorData); !ok || ed.Code != tool.PathNotFound || ed.Details["path"] != f.path("missing.txt") {
 		t.Errorf("structured %+v", res.Structured)
+	}
+}
+
+// TestOpenRegularDoesNotBlockOnAFIFO opens a named pipe that no one writes
+// to: a blocking open would hang here until the test times out. The stat
+// before the open is skipped, as when a pipe replaces a file between the
+// two.
+func TestOpenRegularDoesNotBlockOnAFIFO(t *testing.T) {
+	f := newFixture(t)
+	path := filepath.Join(f.root, "pipe")
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := f.st.FS.Resolve(f.root, "pipe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file, terr := openRegular(f.st.FS, p)
+	if terr == nil {
+		file.Close()
+		t.Fatal("a named pipe was opened as a file")
+	}
+	if terr.Code != IOError || terr.Details["op"] != "read" || terr.Details["path"] != path {
+		t.Errorf("got %s %v %q, want IO_ERROR naming the read and the path", terr.Code, terr.Details, terr.Message)
+	}
+	if _, err := f.st.FS.Stat(p); err != nil {
+		t.Errorf("the pipe is gone: %v", err)
 	}
 }

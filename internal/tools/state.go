@@ -214,12 +214,21 @@ type Behavior struct {
 	// compile a result with no matches instead of GREP_INVALID_PATTERN
 	// (Claude Code's Grep reports what ripgrep found: nothing).
 	GrepBadPatternFindsNothing bool `json:"grep_bad_pattern_finds_nothing,omitempty"`
+	// ListGitIgnoreAsFiles makes list match .gitignore patterns against
+	// every entry as a file, as Gemini CLI 0.1.13's list_directory does: a
+	// directory that only a directory pattern (build/) ignores is listed,
+	// while the files under it stay ignored.
+	ListGitIgnoreAsFiles bool `json:"list_gitignore_as_files,omitempty"`
 	// SeparateStreams runs shell commands with stdout and stderr apart;
 	// otherwise they share one pipe and keep their exact order.
 	SeparateStreams bool `json:"separate_streams,omitempty"`
 	// RejectSubstitution refuses commands with command substitution (seed
 	// 001's rule).
 	RejectSubstitution bool `json:"reject_substitution,omitempty"`
+	// RejectDollarParen refuses a command whose text holds "$(" anywhere,
+	// quoted or not, and nothing else: Gemini CLI 0.1.13's check, which
+	// lets backticks and <(...) through (seed 001's gemini profile).
+	RejectDollarParen bool `json:"reject_dollar_paren,omitempty"`
 	// CommandFailureIsError makes a foreground command that exits non-zero
 	// or times out a COMMAND_FAILED error whose Output is the command's
 	// result (Claude Code and seed 004 do); otherwise it is a result, as
@@ -233,6 +242,11 @@ type Behavior struct {
 	// each time, not only what the previous read left (Claude Code's
 	// TaskOutput).
 	TaskOutputWhole bool `json:"task_output_whole,omitempty"`
+	// FreshShell starts every command afresh in the session's first root
+	// (or the directory the call names): a cd is not carried to the next
+	// call, and the other tools' working directory stays the root (Gemini
+	// CLI 0.1.13's run_shell_command spawns a new bash per command).
+	FreshShell bool `json:"fresh_shell,omitempty"`
 	// AllowUnsandboxed lets a call ask to run outside the confinement (seed
 	// 003's dangerously_disable_sandbox).
 	AllowUnsandboxed bool `json:"allow_unsandboxed,omitempty"`

@@ -56,7 +56,7 @@ func Write() tool.Tool {
 			}
 			// Read before write: an existing file must have been read and
 			// be unchanged since.
-			fi, terr := statTarget(st, in.at)
+			fi, terr := statTarget(st, in.at, "write")
 			if terr != nil {
 				return in, terr
 			}
@@ -76,7 +76,7 @@ func Write() tool.Tool {
 func runWrite(_ context.Context, env *tool.Env, in WriteInput) (*WriteOutput, error) {
 	st := stateOf(env)
 	p := in.at
-	fi, terr := statTarget(st, p)
+	fi, terr := statTarget(st, p, "write")
 	if terr != nil {
 		return nil, terr
 	}

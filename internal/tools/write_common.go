@@ -46,8 +46,9 @@ func resolveTarget(st *State, path string) (sandbox.Path, *tool.Error) {
 }
 
 // statTarget returns what is at p: nil when nothing exists there yet. A
-// directory or any other non-regular file is an INVALID_INPUT.
-func statTarget(st *State, p sandbox.Path) (os.FileInfo, *tool.Error) {
+// directory is an INVALID_INPUT; any other non-regular file an IO_ERROR
+// naming op, the operation that needed a file.
+func statTarget(st *State, p sandbox.Path, op string) (os.FileInfo, *tool.Error) {
 	fi, err := st.FS.Stat(p)
 	switch {
 	case errors.Is(err, sandbox.ErrNotFound):
@@ -57,7 +58,7 @@ func statTarget(st *State, p sandbox.Path) (os.FileInfo, *tool.Error) {
 	case fi.IsDir():
 		return nil, toolErr(tool.InvalidInput, "%s is a directory, not a file; give the path of a file", p.Abs).With("path", p.Abs).With("kind", "directory")
 	case !fi.Mode().IsRegular():
-		return nil, toolErr(tool.InvalidInput, "%s is not a regular file (mode %s); only regular files can be written", p.Abs, fi.Mode()).With("path", p.Abs)
+		return nil, notAFile(op, p.Abs, fi.Mode())
 	}
 	return fi, nil
 }
@@ -112,9 +113,9 @@ func changeNote(seen Seen, fi os.FileInfo) string {
 
 // readFile reads the whole regular file at p.
 func readFile(st *State, p sandbox.Path) ([]byte, *tool.Error) {
-	f, err := st.FS.Open(p)
-	if err != nil {
-		return nil, fsErr(err, "open", p.Abs)
+	f, terr := openRegular(st.FS, p)
+	if terr != nil {
+		return nil, terr
 	}
 	defer f.Close()
 	data, err := readSized(f)
@@ -205,7 +206,7 @@ func sameFile(a, b os.FileInfo) bool {
 // roots, within the size limit, read by this session and unchanged since,
 // and text rather than binary.
 func loadText(st *State, p sandbox.Path) (*textFile, *tool.Error) {
-	fi, terr := statTarget(st, p)
+	fi, terr := statTarget(st, p, "edit")
 	if terr != nil {
 		return nil, terr
 	}

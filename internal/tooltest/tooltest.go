@@ -8,6 +8,8 @@
 //	!max-file-size 100     the size limit in bytes
 //	!mkdir sub/dir         an extra empty directory in the workspace
 //	!symlink link target   a symlink in the workspace
+//	!mkfifo name           a named pipe in the workspace
+//	!socket name           a Unix socket file in the workspace
 //	!chmod 0755 file       a mode for a workspace file
 //	!touch file 60         a file's (or directory's) modification time, in
 //	                       seconds after the fixed time all workspace files
@@ -35,10 +37,12 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -90,7 +94,10 @@ type Scenario struct {
 	Options hands.Options
 	Mkdirs  []string
 	Links   [][2]string
-	Modes   map[string]os.FileMode
+	// Specials are named pipes ("fifo") and sockets ("socket") to make,
+	// by workspace path.
+	Specials [][2]string
+	Modes    map[string]os.FileMode
 	// Touch gives a workspace file a modification time, in seconds after
 	// the fixed time every other file gets.
 	Touch map[string]int
@@ -128,6 +135,10 @@ func Parse(data []byte) (*Scenario, error) {
 			s.Options.Limits.MaxFileSize = n
 		case "mkdir":
 			s.Mkdirs = append(s.Mkdirs, f[1])
+		case "mkfifo":
+			s.Specials = append(s.Specials, [2]string{"fifo", f[1]})
+		case "socket":
+			s.Specials = append(s.Specials, [2]string{"socket", f[1]})
 		case "symlink":
 			if len(f) != 3 {
 				return nil, fmt.Errorf("directive %q: want !symlink LINK TARGET", line)
@@ -227,6 +238,11 @@ func (s *Scenario) Setup(root string) error {
 	}
 	for _, d := range s.Mkdirs {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			return err
+		}
+	}
+	for _, sp := range s.Specials {
+		if err := makeSpecial(sp[0], filepath.Join(root, sp[1])); err != nil {
 			return err
 		}
 	}
@@ -387,4 +403,18 @@ func rewrite(file string, data []byte, want string, after map[string][]byte) err
 	}
 	ar.Files = files
 	return os.WriteFile(file, txtar.Format(ar), 0o644)
+}
+
+// makeSpecial makes a named pipe or a Unix socket file at path; the socket
+// file stays after its listener is closed, with nothing listening.
+func makeSpecial(kind, path string) error {
+	if kind == "fifo" {
+		return syscall.Mkfifo(path, 0o644)
+	}
+	l, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		return err
+	}
+	l.SetUnlinkOnClose(false)
+	return l.Close()
 }
