@@ -266,7 +266,7 @@ func TestOpenRegularDoesNotBlockOnAFIFO(t *testing.T) {
 		file.Close()
 		t.Fatal("a named pipe was opened as a file")
 	}
-	if terr.Code != IOError || terr.Details["op"] != "read" || terr.Details["path"] != path {
+	if terr.Code != tool.IOError || terr.Details["op"] != "read" || terr.Details["path"] != path {
 		t.Errorf("got %s %v %q, want IO_ERROR naming the read and the path", terr.Code, terr.Details, terr.Message)
 	}
 	if _, err := f.st.FS.Stat(p); err != nil {
