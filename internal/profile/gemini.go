@@ -133,8 +133,12 @@ func renderGemini(r *Rendering) {
 		}
 		r.Text(geminiList(out, shown))
 	case *tools.ReadOutput:
-		if out.Kind != "image" {
-			r.Text(geminiRead(out))
+		if out.Kind == "image" {
+			// The image, with the words 0.1.13 gives the model beside it.
+			r.Res.Content = append(r.Res.Content, tool.Text(fmt.Sprintf("Binary content of type %s was processed.", out.MIMEType)))
+		} else {
+			in, _ := r.In.(tools.ReadInput)
+			r.Text(geminiRead(out, in.Limit))
 		}
 	case *tools.WriteOutput:
 		if out.Action == "created" {
@@ -149,7 +153,13 @@ func renderGemini(r *Rendering) {
 	case *tools.GrepOutput:
 		r.Text(geminiSearch(r, out))
 	case *tools.GlobOutput:
-		r.Text(geminiGlob(out))
+		within := out.Dir
+		if in, ok := r.In.(tools.GlobInput); ok && in.Path == "" && len(r.Roots) > 0 {
+			// An absolute pattern is searched where it points; Gemini CLI
+			// names the directory it was given, the root.
+			within = strings.TrimSuffix(r.Roots[0], "/")
+		}
+		r.Text(geminiGlob(out, within))
 	}
 }
 
@@ -189,6 +199,9 @@ func geminiError(r *Rendering, e *tool.Error) string {
 			return geminiInvalid + "Path is a directory, not a file: " + path
 		}
 	case "edit":
+		if dir {
+			return "Error preparing edit: EISDIR: illegal operation on a directory, read"
+		}
 		switch e.Code {
 		case tool.PathNotFound:
 			return "File not found: " + path
@@ -220,8 +233,13 @@ func geminiError(r *Rendering, e *tool.Error) string {
 			return fmt.Sprintf(geminiInvalid+"Failed to access path stats for %s: Error: ENOENT: no such file or directory, stat '%s'", path, path)
 		}
 	case "glob":
-		if e.Code == tool.PathNotFound {
+		switch {
+		case e.Code == tool.PathNotFound:
 			return geminiInvalid + "Search path does not exist " + path
+		case r.detail("kind") == "file":
+			return geminiInvalid + "Search path is not a directory: " + path
+		case e.Code == tool.InvalidInput && e.Details["pattern"] != nil && strings.TrimSpace(r.detail("pattern")) == "":
+			return geminiInvalid + "The 'pattern' parameter cannot be empty."
 		}
 	}
 	if e.Code == tool.InvalidInput {
@@ -359,21 +377,30 @@ func geminiList(o *tools.ListOutput, shown string) string {
 	return b.String()
 }
 
-// geminiRead is the file's content as it is; a window that leaves lines
-// out is headed by Gemini CLI's truncation notice, with the 0-based offset
-// to read on from.
-func geminiRead(o *tools.ReadOutput) string {
-	text := readText(o)
-	if !o.More {
-		return text
+// geminiRead is the file's content as it is; a window that ends before
+// the end of the file is headed by Gemini CLI 0.1.13's truncation notice
+// and shows its lines without a final line break. Like 0.1.13, it counts
+// the empty text after a final line break as a line, and asks whether the
+// window requested (limit lines from the offset) ends before the file does.
+func geminiRead(o *tools.ReadOutput, limit int) string {
+	total := o.TotalLines
+	if o.EndsWithNewline {
+		total++
+	}
+	if !o.More && (limit == 0 || o.StartLine-1+limit >= total) {
+		return readText(o)
 	}
 	end := o.StartLine + len(o.Lines) - 1
-	total := fmt.Sprintf("of %d total lines", o.TotalLines)
-	if o.TotalLines == 0 {
-		total = "of a longer file"
+	of := "a longer file"
+	if o.TotalLines > 0 {
+		of = fmt.Sprintf("%d total lines", total)
 	}
-	return fmt.Sprintf("\nIMPORTANT: The file content has been truncated.\nStatus: Showing lines %d-%d %s.\nAction: To read more of the file, you can use the 'offset' and 'limit' parameters in a subsequent 'read_file' call. For example, to read the next section of the file, use offset: %d.\n\n--- FILE CONTENT (truncated) ---\n%s",
-		o.StartLine, end, total, end, text)
+	eol := "\n"
+	if strings.HasSuffix(o.Encoding, "CRLF") {
+		eol = "\r\n"
+	}
+	return fmt.Sprintf("[File content truncated: showing lines %d-%d of %s. Use offset/limit parameters to view more.]\n%s",
+		o.StartLine, end, of, strings.Join(o.Lines, eol))
 }
 
 // geminiShell is seed 001's block. Directory is dir_path as given, or
@@ -460,11 +487,14 @@ func geminiSearch(r *Rendering, o *tools.GrepOutput) string {
 	return strings.TrimSpace(b.String())
 }
 
-func geminiGlob(o *tools.GlobOutput) string {
+// geminiGlob is glob's result in Gemini CLI 0.1.13's words. Its count of
+// git-ignored files is left out: 0.1.13 counts the ignored files the
+// pattern matches, and the core counts every file it left out.
+func geminiGlob(o *tools.GlobOutput, within string) string {
 	if o.Total == 0 {
-		return fmt.Sprintf(`No files found matching pattern "%s" within %s.`, o.Pattern, o.Dir)
+		return fmt.Sprintf(`No files found matching pattern "%s" within %s.`, o.Pattern, within)
 	}
-	s := fmt.Sprintf("Found %d file(s) matching \"%s\" within %s, sorted by modification time (newest first):\n%s", o.Total, o.Pattern, o.Dir, strings.Join(o.Paths, "\n"))
+	s := fmt.Sprintf("Found %d file(s) matching \"%s\" within %s, sorted by modification time (newest first):\n%s", o.Total, o.Pattern, within, strings.Join(o.Paths, "\n"))
 	if more := o.Total - len(o.Paths); more > 0 {
 		s += fmt.Sprintf("\n(%d more not shown: narrow the pattern or dir_path)", more)
 	}

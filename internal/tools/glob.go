@@ -71,7 +71,7 @@ func Glob(lim Limits) tool.Tool {
 		},
 		Validate: func(_ context.Context, _ *tool.Env, in GlobInput) (GlobInput, error) {
 			if strings.TrimSpace(in.Pattern) == "" {
-				return in, toolErr(tool.InvalidInput, "%s is empty; give a glob such as **/*.go", param("pattern"))
+				return in, toolErr(tool.InvalidInput, "%s is empty; give a glob such as **/*.go", param("pattern")).With("pattern", in.Pattern)
 			}
 			switch in.Type {
 			case "", "file", "dir":

@@ -113,8 +113,18 @@ func runList(ctx context.Context, env *tool.Env, in ListInput) (*ListOutput, err
 	}
 	respectGit := in.RespectGitIgnore == nil || *in.RespectGitIgnore
 	var git *gitIgnores
+	// inIgnored: the directory itself, or one above it, is ignored, and so
+	// is everything in it, as in git.
+	inIgnored := false
 	if respectGit {
 		git = gitIgnoresFor(st, p)
+		root := strings.TrimSuffix(st.FS.Roots()[p.Root], string(filepath.Separator))
+		for d := p.Abs; d != root && strings.HasPrefix(d, root+string(filepath.Separator)); d = filepath.Dir(d) {
+			if filepath.Base(d) == ".git" || git.ignored(d, true) {
+				inIgnored = true
+				break
+			}
+		}
 	}
 	out := &ListOutput{Path: p.Abs, Entries: []ListEntry{}}
 	for _, e := range entries {
@@ -135,7 +145,7 @@ func runList(ctx context.Context, env *tool.Env, in ListInput) (*ListOutput, err
 			out.Ignored++
 			continue
 		}
-		if respectGit && (e.Name() == ".git" || git.ignored(abs, le.Dir && !st.Behavior.ListGitIgnoreAsFiles)) {
+		if respectGit && (inIgnored || e.Name() == ".git" || git.ignored(abs, le.Dir && !st.Behavior.ListGitIgnoreAsFiles)) {
 			out.Ignored++
 			out.GitIgnored++
 			continue

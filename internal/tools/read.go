@@ -73,6 +73,9 @@ type ReadOutput struct {
 	// last line ends with a line break, for profiles that show the content
 	// as it is rather than as numbered lines.
 	FinalNewline bool `json:"final_newline,omitzero"`
+	// EndsWithNewline reports that the file's text ends with a line break
+	// (known when the whole file was read).
+	EndsWithNewline bool `json:"-"`
 	// CutLines counts lines shortened to the line limit.
 	CutLines int `json:"cut_lines,omitzero"`
 	// Cells are a notebook's cells, for profiles that show them their own
@@ -223,7 +226,8 @@ func runRead(ctx context.Context, env *tool.Env, in ReadInput) (*ReadOutput, err
 	if err := window(out, lines, in, st.Limits, st.Behavior); err != nil {
 		return nil, err
 	}
-	out.FinalNewline = !out.More && strings.HasSuffix(text, "\n")
+	out.EndsWithNewline = strings.HasSuffix(text, "\n")
+	out.FinalNewline = !out.More && out.EndsWithNewline
 	return out, nil
 }
 

@@ -40,7 +40,7 @@ func resolveTarget(st *State, path string) (sandbox.Path, *tool.Error) {
 		return sandbox.Path{}, toolErr(tool.InvalidInput, "%s %q cannot name a file: %s", param("path"), path, reason).With("path", path)
 	}
 	if err != nil {
-		return sandbox.Path{}, fsErr(err, "resolve", path)
+		return sandbox.Path{}, fsErr(err, "resolve", path).With("given", path)
 	}
 	return p, nil
 }
