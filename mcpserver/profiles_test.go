@@ -51,7 +51,7 @@ var profileScenarios = map[string][]profileCall{
 		{tool: "write_file", args: `{"file_path":"$ROOT/hello.txt","content":"hello\nthere\n"}`, text: "Successfully overwrote file: $ROOT/hello.txt."},
 		{tool: "replace", args: `{"file_path":"$ROOT/hello.txt","old_string":"e","new_string":"E"}`, code: "STR_REPLACE_AMBIGUOUS", text: "Failed to edit, Expected 1 occurrence but found 3 for old_string in file: $ROOT/hello.txt"},
 		{tool: "run_shell_command", args: `{"command":"echo $(id)"}`, code: "COMMAND_REJECTED", text: "Command rejected: echo $(id)\nReason: Command substitution using $() is not allowed for security reasons"},
-		{tool: "search_file_content", args: `{"pattern":"the.e"}`, text: "Found 1 matches for pattern \"the.e\" in path \".\":\n---\nFile: hello.txt\nL2: there\n---"},
+		{tool: "search_file_content", args: `{"pattern":"the.e"}`, text: "Found 1 match for pattern \"the.e\" in path \".\":\n---\nFile: hello.txt\nL2: there\n---"},
 		{tool: "glob", args: `{"pattern":"*.TXT"}`, text: "Found 1 file(s) matching \"*.TXT\" within $ROOT, sorted by modification time (newest first):\n$ROOT/hello.txt"},
 	},
 	"envelope": {

@@ -51,7 +51,7 @@ type GlobOutput struct {
 func Glob(lim Limits) tool.Tool {
 	return tool.New(tool.Spec[GlobInput]{
 		Name:           "glob",
-		Enums:          map[string][]string{"type": {"file", "dir"}},
+		Enums:          map[string][]string{"type": {"file", "dir", "directory"}},
 		Title:          "Find files by pattern",
 		Description:    globDescription,
 		ReadOnly:       true,
