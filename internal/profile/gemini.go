@@ -46,7 +46,7 @@ func gemini(lim tools.Limits) *Profile {
 		Name: "gemini",
 		Behavior: tools.Behavior{SeparateStreams: true, RejectDollarParen: true,
 			WriteWithoutRead: true, EditWithoutRead: true, ReadFilesOnly: true, FreshShell: true,
-			ListGitIgnoreAsFiles: true},
+			ListGitIgnoreAsFiles: true, EditCreatesFile: true},
 		Render:        renderGemini,
 		IgnoreUnknown: true,
 		Tools: []Entry{
@@ -147,6 +147,11 @@ func renderGemini(r *Rendering) {
 			r.Text(fmt.Sprintf("Successfully overwrote file: %s.", out.Path))
 		}
 	case *tools.EditOutput:
+		if in, ok := r.In.(tools.EditInput); ok && in.OldStr == "" {
+			// Only a file the edit created takes an empty old_string.
+			r.Text(fmt.Sprintf("Created new file: %s with provided content.", out.Path))
+			return
+		}
 		r.Text(fmt.Sprintf("Successfully modified file: %s (%d replacements).", out.Path, out.Replacements))
 	case *tools.BashOutput:
 		r.Text(geminiShell(r, out))
@@ -199,6 +204,9 @@ func geminiError(r *Rendering, e *tool.Error) string {
 			return geminiInvalid + "Path is a directory, not a file: " + path
 		}
 	case "edit":
+		if r.detail("kind") == "exists" {
+			return "File already exists, cannot create: " + path
+		}
 		if dir {
 			return "Error preparing edit: EISDIR: illegal operation on a directory, read"
 		}
