@@ -20,7 +20,7 @@ func TestImportDirection(t *testing.T) {
 	const mod = "github.com/hands-dev/hands"
 	const sdk = "github.com/modelcontextprotocol/go-sdk"
 	engines := []string{"internal/sandbox", "internal/textedit", "internal/notebook", "internal/jobs",
-		"internal/ignore", "internal/walk", "internal/glob", "internal/match", "internal/search"}
+		"internal/ignore", "internal/walk", "internal/glob", "internal/match", "internal/search", "internal/shellword"}
 	dec := json.NewDecoder(strings.NewReader(string(out)))
 	seen := 0
 	for dec.More() {
@@ -43,6 +43,9 @@ func TestImportDirection(t *testing.T) {
 			}
 			if rel == "tool" && ours {
 				t.Errorf("tool imports %s; the contract imports nothing of Hands", imp)
+			}
+			if rel == "internal/permission" && ours && (strings.HasPrefix(irel, "internal/tools") || irel == "internal/profile") {
+				t.Errorf("internal/permission imports %s; rules know tools only by tool.Info", imp)
 			}
 			if rel == "mcpserver" && ours && strings.HasPrefix(irel, "internal/tools") {
 				t.Errorf("mcpserver imports the built-ins (%s) directly", imp)

@@ -55,6 +55,10 @@ type Info struct {
 	// MaxResultChars is the largest text result shown to the model before it
 	// is cut and saved to a file; 0 means the executor's default.
 	MaxResultChars int
+	// Core names the core tool a profile exposes under Name ("" for a tool
+	// that is no core tool), so that permission rules match the core tool
+	// whichever profile names it.
+	Core string
 }
 
 // Spec declares a tool with input type In.
@@ -281,4 +285,10 @@ func property(s *jsonschema.Schema, path string) *jsonschema.Schema {
 		}
 	}
 	return s
+}
+
+// Commander is implemented by the inputs of tools that run a shell command
+// line, for permission rules to match the command.
+type Commander interface {
+	ShellCommand() string
 }

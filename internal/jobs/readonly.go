@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hands-dev/hands/internal/shellword"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -59,69 +60,29 @@ func readOnlyStmt(s *syntax.Stmt) bool {
 	case *syntax.TimeClause:
 		return c.Stmt == nil || readOnlyStmt(c.Stmt)
 	case *syntax.TestClause:
-		return inert(c)
+		return shellword.Inert(c)
 	}
 	return false
 }
 
 func readOnlyRedirect(r *syntax.Redirect) bool {
-	if r.N != nil && !isDigits(r.N.Value) {
+	if r.N != nil && !shellword.IsDigits(r.N.Value) {
 		return false // {var}>file assigns a variable
 	}
 	switch r.Op {
 	case syntax.RdrIn, syntax.WordHdoc:
-		return inert(r.Word)
+		return shellword.Inert(r.Word)
 	case syntax.Hdoc, syntax.DashHdoc:
-		return inert(r.Word) && (r.Hdoc == nil || inert(r.Hdoc))
+		return shellword.Inert(r.Word) && (r.Hdoc == nil || shellword.Inert(r.Hdoc))
 	case syntax.DplIn, syntax.DplOut:
 		// 2>&1, >&2, 3<&-; but >&file writes file.
-		s, ok := literal(r.Word)
-		return ok && (isDigits(s) || s == "-")
+		s, ok := shellword.Literal(r.Word)
+		return ok && (shellword.IsDigits(s) || s == "-")
 	case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
-		s, ok := literal(r.Word)
+		s, ok := shellword.Literal(r.Word)
 		return ok && s == "/dev/null"
 	}
 	return false
-}
-
-func isDigits(s string) bool {
-	return s != "" && strings.Trim(s, "0123456789") == ""
-}
-
-// inert reports whether n runs nothing and assigns nothing when expanded:
-// no command or process substitution, no ${x=y}, no arithmetic assignment,
-// no ${x@P} (prompt expansion can run commands).
-func inert(n syntax.Node) bool {
-	if n == nil {
-		return true
-	}
-	ok := true
-	syntax.Walk(n, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.CmdSubst, *syntax.ProcSubst:
-			ok = false
-		case *syntax.ParamExp:
-			if n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull || n.Exp.Op == syntax.OtherParamOps) {
-				ok = false
-			}
-		case *syntax.BinaryArithm:
-			if slices.Contains(arithmAssigns, n.Op) {
-				ok = false
-			}
-		case *syntax.UnaryArithm:
-			if n.Op == syntax.Inc || n.Op == syntax.Dec {
-				ok = false
-			}
-		}
-		return ok
-	})
-	return ok
-}
-
-var arithmAssigns = []syntax.BinAritOperator{
-	syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn, syntax.MulAssgn, syntax.QuoAssgn,
-	syntax.RemAssgn, syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn, syntax.ShlAssgn,
-	syntax.ShrAssgn, syntax.AndBoolAssgn, syntax.OrBoolAssgn, syntax.XorBoolAssgn, syntax.PowAssgn,
 }
 
 // arg is a command argument: its text when it is a literal, known is false
@@ -131,63 +92,16 @@ type arg struct {
 	known bool
 }
 
-// literal returns the value of a word made only of literal text and
-// quotes.
-func literal(w *syntax.Word) (string, bool) {
-	if w == nil {
-		return "", false
-	}
-	var sb strings.Builder
-	for _, p := range w.Parts {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			sb.WriteString(unescape(p.Value))
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				return "", false
-			}
-			sb.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			for _, q := range p.Parts {
-				l, ok := q.(*syntax.Lit)
-				if !ok {
-					return "", false
-				}
-				sb.WriteString(unescape(l.Value))
-			}
-		default:
-			return "", false
-		}
-	}
-	return sb.String(), true
-}
-
-// unescape drops the backslashes of a literal, so that -\delete reads as
-// -delete.
-func unescape(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var sb strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-		}
-		sb.WriteByte(s[i])
-	}
-	return sb.String()
-}
-
 func readOnlyCall(c *syntax.CallExpr) bool {
 	if len(c.Assigns) > 0 || len(c.Args) == 0 {
 		return false
 	}
 	args := make([]arg, 0, len(c.Args)-1)
 	for _, w := range c.Args {
-		if !inert(w) {
+		if !shellword.Inert(w) {
 			return false
 		}
-		s, ok := literal(w)
+		s, ok := shellword.Literal(w)
 		args = append(args, arg{s, ok})
 	}
 	if !args[0].known {

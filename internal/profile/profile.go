@@ -354,6 +354,9 @@ func wrap(t tool.Tool, e Entry, carry bool) *wrapped {
 	info := t.Info()
 	core := info.Name
 	info.Name = e.Name
+	if info.Core == "" {
+		info.Core = core
+	}
 	if e.Title != "" {
 		info.Title = e.Title
 	}

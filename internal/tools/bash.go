@@ -30,6 +30,13 @@ type BashInput struct {
 	resolved
 }
 
+// ShellCommand returns the command line, for permission rules
+// (tool.Commander).
+func (in BashInput) ShellCommand() string { return in.Command }
+
+// Background reports whether the command runs as a background job.
+func (in BashInput) Background() bool { return in.RunInBackground }
+
 // BashOutput is what the bash tool returns.
 type BashOutput struct {
 	Command   string `json:"command"`
