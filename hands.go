@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"sync"
 
+	"github.com/hands-dev/hands/internal/permission"
 	"github.com/hands-dev/hands/internal/profile"
 	"github.com/hands-dev/hands/internal/sandbox"
 	"github.com/hands-dev/hands/internal/tools"
@@ -56,6 +57,23 @@ type Options struct {
 	AllowUnsandboxed bool `json:"allow_unsandboxed,omitempty"`
 	// Env adds variables to the environment of shell commands.
 	Env map[string]string `json:"env,omitempty"`
+	// Permissions are permission rules as a Claude Code settings file
+	// writes them; they are merged with the settings files below.
+	Permissions PermissionRules `json:"permissions,omitzero"`
+	// Settings are Claude Code settings files whose permissions apply
+	// (--settings), above the project's and the user's.
+	Settings []string `json:"settings,omitempty"`
+	// ProjectSettings also reads the project's .claude/settings.json and
+	// .claude/settings.local.json (the project is the first root) and the
+	// user's ~/.claude/settings.json. The command line sets it.
+	ProjectSettings bool `json:"project_settings,omitempty"`
+	// PermissionMode is the mode sessions start in, over the settings'
+	// defaultMode: default, acceptEdits, plan, dontAsk or
+	// bypassPermissions.
+	PermissionMode string `json:"permission_mode,omitempty"`
+	// AllowBypass permits bypassPermissions; without it that mode is
+	// refused.
+	AllowBypass bool `json:"allow_bypass,omitempty"`
 
 	// Tools are extra tools of the caller's own, offered beside the
 	// profile's under their own names.
@@ -64,6 +82,11 @@ type Options struct {
 	Policy tool.Policy `json:"-"`
 	// Ask answers a policy's Ask decision; nil denies.
 	Ask func(ctx Context, info tool.Info, call tool.Call, reason string) (bool, error) `json:"-"`
+	// AskUser asks the user to approve a plan (exit_plan_mode) or to
+	// answer questions (ask_user_question). Nil: a plan is approved or
+	// rejected through Ask, and questions fail telling the model that no
+	// user can be asked.
+	AskUser func(ctx Context, p tool.Prompt) (tool.Reply, error) `json:"-"`
 	// Hooks run around each call's execution.
 	Hooks tool.Hooks `json:"-"`
 	// HookCommands are external commands run around calls, with Claude
@@ -83,6 +106,7 @@ type Runtime struct {
 	tools   []tool.Tool
 	reg     *tool.Registry
 	fs      *sandbox.Set
+	perm    *permission.Engine
 	limits  tools.Limits
 	// behavior is the profile's switches, or the host's.
 	behavior tools.Behavior
@@ -126,7 +150,11 @@ func New(opts Options) (*Runtime, error) {
 			return nil, fmt.Errorf("hands: shell %q: %w", opts.Shell, err)
 		}
 	}
-	fs, err := sandbox.New(opts.Roots, opts.Deny)
+	perm, dirs, err := permissions(opts, opts.Roots)
+	if err != nil {
+		return nil, fmt.Errorf("hands: %w", err)
+	}
+	fs, err := sandbox.New(append(append([]string(nil), opts.Roots...), dirs...), opts.Deny)
 	if err != nil {
 		return nil, fmt.Errorf("hands: %w", err)
 	}
@@ -161,7 +189,7 @@ func New(opts Options) (*Runtime, error) {
 	opts.Hooks.PostToolUse = append(append([]tool.PostToolUse(nil), opts.Hooks.PostToolUse...), ch.PostToolUse...)
 	opts.Hooks.PostToolUseFailure = append(append([]tool.PostToolUseFailure(nil), opts.Hooks.PostToolUseFailure...), ch.PostToolUseFailure...)
 	return &Runtime{
-		opts: opts, profile: prof, tools: exposed, reg: reg, fs: fs,
+		opts: opts, profile: prof, tools: exposed, reg: reg, fs: fs, perm: perm,
 		limits: limits, behavior: behavior, log: log, tmp: tmp, sessions: map[*Session]struct{}{},
 	}, nil
 }

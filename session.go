@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/hands-dev/hands/internal/jobs"
+	"github.com/hands-dev/hands/internal/permission"
 	"github.com/hands-dev/hands/internal/sandbox/confine"
 	"github.com/hands-dev/hands/internal/tools"
 	"github.com/hands-dev/hands/tool"
@@ -28,6 +29,7 @@ type Session struct {
 	dir   string   // the session's private directory
 	tmp   string   // dir/tmp: the commands' TMPDIR
 	saved *os.Root // dir/results: saved results, the server's alone
+	perm  *permission.Policy
 
 	once     sync.Once
 	closeErr error
@@ -54,10 +56,15 @@ func (r *Runtime) NewSession() (*Session, error) {
 	for _, d := range r.opts.DisabledTools {
 		disabled[d] = true
 	}
+	s.perm = r.perm.Session(s.state.Cwd, filepath.Join(tmp, "plan.md"))
+	var policy tool.Policy = s.perm
+	if r.opts.Policy != nil {
+		policy = policies{s.perm, r.opts.Policy}
+	}
 	s.exec = &tool.Executor{
 		Registry:   r.reg,
 		Disabled:   disabled,
-		Policy:     r.opts.Policy,
+		Policy:     policy,
 		Hooks:      r.opts.Hooks,
 		Middleware: r.opts.Middleware,
 		Render:     r.profile.RenderFunc(r.fs.Roots()),

@@ -14,6 +14,9 @@ type Env struct {
 	// built-in tools keep their state (roots, working directory, read
 	// ledger, jobs) here.
 	Session any
+	// Ask, when set, asks the session's user (plan approval, questions);
+	// nil means no user can be asked.
+	Ask AskFunc
 	// Progress, when set, receives short progress messages.
 	Progress func(message string)
 }

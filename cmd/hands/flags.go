@@ -35,6 +35,9 @@ type common struct {
 	noSandbox   bool
 	unsandboxed bool
 	logLevel    string
+	settings    list
+	permMode    string
+	allowBypass bool
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -49,6 +52,9 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.noSandbox, "no-sandbox", false, "do not confine shell commands with Landlock")
 	fs.BoolVar(&c.unsandboxed, "allow-unsandboxed", false, "honour a call's dangerously_disable_sandbox (run that one command unconfined)")
 	fs.StringVar(&c.logLevel, "log-level", "warn", "stderr log level: debug, info, warn, error")
+	fs.Var(&c.settings, "settings", "a Claude Code settings file whose permissions apply, above the project's .claude/settings*.json and ~/.claude/settings.json (repeatable)")
+	fs.StringVar(&c.permMode, "permission-mode", "", "mode sessions start in: default, acceptEdits, plan, dontAsk, bypassPermissions (default: the settings' defaultMode)")
+	fs.BoolVar(&c.allowBypass, "allow-bypass", false, "permit the bypassPermissions mode (every call runs without asking)")
 }
 
 // config is the file format of --config.
@@ -63,6 +69,9 @@ type config struct {
 	NoSandbox     bool              `json:"no_sandbox"`
 	Unsandboxed   bool              `json:"allow_unsandboxed"`
 	Env           map[string]string `json:"env"`
+	// Permissions has Claude Code's settings shape: allow, ask, deny,
+	// defaultMode, additionalDirectories.
+	Permissions hands.PermissionRules `json:"permissions"`
 	// Hooks has Claude Code's settings shape: event → [{matcher, hooks:
 	// [{type: "command", command, timeout (seconds)}]}].
 	Hooks map[string][]struct {
@@ -106,7 +115,7 @@ func loadConfig(path string) (config, error) {
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("--config %s: %w (the file is a JSON object with keys roots, deny, profile, max_file_size, bash_timeout_ms, shell, disabled_tools, no_sandbox, allow_unsandboxed, env, hooks)", path, err)
+		return c, fmt.Errorf("--config %s: %w (the file is a JSON object with keys roots, deny, profile, max_file_size, bash_timeout_ms, shell, disabled_tools, no_sandbox, allow_unsandboxed, env, hooks, permissions)", path, err)
 	}
 	return c, nil
 }
@@ -124,7 +133,8 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 		Roots: cfg.Roots, Deny: cfg.Deny, Profile: cfg.Profile,
 		Limits: hands.Limits{MaxFileSize: cfg.MaxFileSize, BashTimeout: time.Duration(cfg.BashTimeoutMS) * time.Millisecond},
 		Shell:  cfg.Shell, DisabledTools: cfg.DisabledTools, NoSandbox: cfg.NoSandbox, Env: cfg.Env,
-		AllowUnsandboxed: cfg.Unsandboxed,
+		AllowUnsandboxed: cfg.Unsandboxed, Permissions: cfg.Permissions,
+		Settings: c.settings, ProjectSettings: true, PermissionMode: c.permMode, AllowBypass: c.allowBypass,
 	}
 	hooks, err := cfg.hookCommands()
 	if err != nil {

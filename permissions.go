@@ -1,0 +1,132 @@
+package hands
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/hands-dev/hands/internal/permission"
+	"github.com/hands-dev/hands/internal/profile"
+	"github.com/hands-dev/hands/tool"
+)
+
+// PermissionRules is the "permissions" object of a Claude Code settings
+// file: allow, ask and deny lists of rules such as "Bash(npm run test:*)"
+// or "Edit(/src/**)", defaultMode, and additionalDirectories (extra
+// roots). Options.Permissions and --config take the same keys.
+type PermissionRules = permission.Block
+
+// PermissionModes lists the modes a session can be in: default,
+// acceptEdits, plan, dontAsk, bypassPermissions.
+func PermissionModes() []string {
+	out := make([]string, len(permission.Modes))
+	for i, m := range permission.Modes {
+		out[i] = string(m)
+	}
+	return out
+}
+
+// permissions loads the rules of opts (its own block, the settings files
+// it names, the project's and the user's when asked) and returns the
+// engine and the additional directories. With no rules and no mode from
+// anywhere, the engine is open: a call no mode restriction stops is
+// allowed, as when Hands had no permission rules, because an MCP host
+// asks its user before each tool call itself; plan mode still restricts.
+func permissions(opts Options, roots []string) (*permission.Engine, []string, error) {
+	home, _ := os.UserHomeDir()
+	project, _ := filepath.Abs(roots[0])
+	var layers []permission.Layer
+	for _, f := range opts.Settings {
+		layers = append(layers, permission.Layer{Path: f, Project: project})
+	}
+	if !opts.Permissions.IsZero() {
+		b := opts.Permissions
+		layers = append(layers, permission.Layer{Path: "the permissions of --config (Options.Permissions)", Block: &b, Project: project})
+	}
+	if opts.ProjectSettings {
+		layers = append(layers, permission.ProjectLayers(project, home)...)
+	}
+	merged, err := permission.Load(layers, toolAliases(), project, home)
+	if err != nil {
+		return nil, nil, err
+	}
+	mode := merged.Mode
+	if opts.PermissionMode != "" {
+		if mode, err = permission.ParseMode(opts.PermissionMode); err != nil {
+			return nil, nil, err
+		}
+	}
+	all := append(append([]string(nil), roots...), merged.Directories...)
+	for i, r := range all {
+		if abs, err := filepath.Abs(r); err == nil {
+			if real, err := filepath.EvalSymlinks(abs); err == nil {
+				abs = real
+			}
+			all[i] = abs
+		}
+	}
+	e, err := permission.New(permission.Config{
+		Rules: merged.Rules, Mode: mode, AllowBypass: opts.AllowBypass,
+		Roots: all, Home: home, Open: merged.IsZero() && mode == "",
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return e, merged.Directories, nil
+}
+
+// toolAliases maps every profile's tool names to the core tools they
+// expose, so that a rule may name a tool as any profile does.
+func toolAliases() map[string]string {
+	out := map[string]string{}
+	for _, name := range profile.Names() {
+		p, err := profile.Get(name, Limits{})
+		if err != nil {
+			continue
+		}
+		for _, e := range p.Tools {
+			if _, ok := out[e.Name]; !ok {
+				out[e.Name] = e.Core
+			}
+		}
+	}
+	return out
+}
+
+// policies joins the session's permission policy and the host's own: the
+// stricter decision wins (deny over ask over allow).
+type policies []tool.Policy
+
+func (ps policies) Check(ctx context.Context, info tool.Info, call tool.Call, in any) (tool.Decision, string) {
+	best, why := tool.Allow, ""
+	for _, p := range ps {
+		d, reason := p.Check(ctx, info, call, in)
+		if rank(d) > rank(best) {
+			best, why = d, reason
+		}
+	}
+	return best, why
+}
+
+func rank(d tool.Decision) int {
+	switch d {
+	case tool.Deny:
+		return 2
+	case tool.Ask:
+		return 1
+	}
+	return 0
+}
+
+// PermissionMode returns the session's permission mode.
+func (s *Session) PermissionMode() string { return string(s.perm.Mode()) }
+
+// SetPermissionMode changes the session's permission mode;
+// bypassPermissions needs Options.AllowBypass.
+func (s *Session) SetPermissionMode(mode string) error {
+	if err := s.perm.SetMode(permission.Mode(mode)); err != nil {
+		return fmt.Errorf("hands: %w", err)
+	}
+	return nil
+}
