@@ -130,3 +130,27 @@ func (s *Session) SetPermissionMode(mode string) error {
 	}
 	return nil
 }
+
+// askUser is how a session asks its user: Options.AskUser; without it a
+// plan approval goes to Options.Ask as a yes-or-no question, and
+// questions cannot be asked.
+func (r *Runtime) askUser() tool.AskFunc {
+	if r.opts.AskUser != nil {
+		return r.opts.AskUser
+	}
+	yesNo := r.opts.Ask
+	if yesNo == nil {
+		return nil
+	}
+	return func(ctx context.Context, p tool.Prompt) (tool.Reply, error) {
+		if len(p.Questions) > 0 {
+			return tool.Reply{}, fmt.Errorf("%w: the host answers only yes-or-no questions (Options.Ask); set Options.AskUser", tool.ErrNoUser)
+		}
+		ok, err := yesNo(ctx, tool.Info{Name: "exit_plan_mode"}, tool.Call{}, p.Message+"\n\n"+p.Plan)
+		return tool.Reply{Accepted: ok}, err
+	}
+}
+
+// SetAskUser replaces how the session asks its user (plan approval,
+// questions); a server sets it before the session's first call.
+func (s *Session) SetAskUser(f tool.AskFunc) { s.ask = f }

@@ -30,6 +30,7 @@ type Session struct {
 	tmp   string   // dir/tmp: the commands' TMPDIR
 	saved *os.Root // dir/results: saved results, the server's alone
 	perm  *permission.Policy
+	ask   tool.AskFunc
 
 	once     sync.Once
 	closeErr error
@@ -56,7 +57,11 @@ func (r *Runtime) NewSession() (*Session, error) {
 	for _, d := range r.opts.DisabledTools {
 		disabled[d] = true
 	}
-	s.perm = r.perm.Session(s.state.Cwd, filepath.Join(tmp, "plan.md"))
+	// The plan file is inside the first root, where the tools may write
+	// it (Claude Code keeps it in ~/.claude/plans).
+	s.perm = r.perm.Session(s.state.Cwd, filepath.Join(r.fs.Roots()[0], ".claude", "plans", filepath.Base(tmp)+".md"))
+	s.state.Plan = s.perm
+	s.ask = r.askUser()
 	var policy tool.Policy = s.perm
 	if r.opts.Policy != nil {
 		policy = policies{s.perm, r.opts.Policy}
@@ -89,7 +94,7 @@ func (s *Session) Cwd() string { return s.state.Cwd() }
 func (s *Session) TempDir() string { return s.tmp }
 
 func (s *Session) env() *tool.Env {
-	return &tool.Env{Session: s.state, SessionID: filepath.Base(s.dir), Cwd: s.state.Cwd}
+	return &tool.Env{Session: s.state, SessionID: filepath.Base(s.dir), Cwd: s.state.Cwd, Ask: s.ask}
 }
 
 // Call runs one call through the pipeline.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -44,6 +45,9 @@ var profileScenarios = map[string][]profileCall{
 		{tool: "KillShell", args: `{"shell_id":"job-7"}`, code: "BASH_TASK_NOT_FOUND", text: "<tool_use_error>No shell found with ID: job-7</tool_use_error>"},
 		{tool: "TodoWrite", args: `{"todos":[{"content":"Run tests","status":"in_progress","activeForm":"Running tests"}]}`, text: "Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress. Please proceed with the current tasks if applicable"},
 		{tool: "NotebookEdit", args: `{"notebook_path":"$ROOT/nb.ipynb","new_source":"x"}`, code: "INVALID_INPUT", text: "<tool_use_error>replace needs a cell: give cell_id or cell_index (0-based)</tool_use_error>"},
+		{tool: "ExitPlanMode", args: `{}`, code: "INVALID_INPUT", text: "<tool_use_error>the session is not in plan mode, so there is no plan to approve; call enter_plan_mode first, or go ahead with the task</tool_use_error>"},
+		{tool: "AskUserQuestion", args: `{"questions":[{"question":"Which?","header":"H","multiSelect":false,"options":[{"label":"A","description":"a"},{"label":"B","description":"b"}]}]}`, code: "PERMISSION_DENIED", text: "<tool_use_error>no user can be asked: the MCP client does not support elicitation, so these questions cannot be answered; decide yourself from what you know and say which assumptions you made, or stop and write the questions in your reply</tool_use_error>"},
+		{tool: "EnterPlanMode", args: `{}`, text: "Entered plan mode. You should now focus on exploring the codebase and designing an implementation approach.\n\nIn plan mode, you should:\n1. Thoroughly explore the codebase to understand existing patterns\n2. Identify similar features and architectural approaches\n3. Consider multiple approaches and their trade-offs\n4. Use AskUserQuestion if you need to clarify the approach\n5. Design a concrete implementation strategy\n6. When ready, use ExitPlanMode to present your plan for approval\n\nRemember: DO NOT write or edit any files yet. This is a read-only exploration and planning phase.\n\n<system-reminder>\nPlan mode is active. The user indicated that they do not want you to execute yet -- you MUST NOT make any edits (with the exception of the plan file mentioned below), run any non-readonly tools (including changing configs or making commits), or otherwise make any changes to the system. This supercedes any other instructions you have received.\n\n## Plan File Info:\nNo plan file exists yet. You should create your plan at $ROOT/.claude/plans/$SESSION.md using the Write tool.\nYou should build your plan incrementally by writing to or editing this file. NOTE that this is the only file you are allowed to edit - other than this you are only allowed to take READ-ONLY actions.\n</system-reminder>"},
 	},
 	"gemini": {
 		{tool: "list_directory", args: `{"dir_path":"$ROOT"}`, text: "Directory listing for $ROOT:\nhello.txt"},
@@ -77,6 +81,9 @@ var profileScenarios = map[string][]profileCall{
 		{tool: "bash", args: `{"command":"exit 3"}`, text: "(no output)\n\n[exit code: 3]"},
 	},
 }
+
+// sessionDir matches a session's temporary directory in a result.
+var sessionDir = regexp.MustCompile(`hands-session-[0-9]+`)
 
 // TestProfilesOverMCP runs each profile's scenario over MCP, every tool
 // of every profile once at least.
@@ -119,6 +126,7 @@ func TestProfilesOverMCP(t *testing.T) {
 					t.Fatalf("call %d %s: %v", i, c.tool, err)
 				}
 				got := strings.ReplaceAll(text(res), root, "$ROOT")
+				got = sessionDir.ReplaceAllString(got, "$$SESSION")
 				if got != c.text {
 					t.Errorf("call %d %s: text\n%q\nwant\n%q", i, c.tool, got, c.text)
 				}

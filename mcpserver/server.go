@@ -109,15 +109,16 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 			args = req.Params.Arguments
 		}
 		call := tool.Call{Name: name, Input: args}
-		ask := &askState{}
+		ask := &askState{session: req.Session}
 		if req.Params != nil {
 			ask.responses = req.Params.InputResponses
 		}
 		res := sess.stream.Go(context.WithValue(ctx, askKey{}, ask), call)()
 		if ask.needed != nil {
-			// The pipeline stopped at the permissions stage: nothing ran.
-			// Ask the client; the call comes back with its answer.
-			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{permissionInput: ask.needed}}, nil
+			// The pipeline stopped at the permissions stage, or a tool
+			// stopped before it changed anything to ask its user. Ask
+			// the client; the call comes back with its answer.
+			return &mcp.CallToolResult{InputRequests: ask.needed}, nil
 		}
 		if res.Code == tool.Canceled && ctx.Err() != nil {
 			// The client cancelled: it expects no result, and the SDK
@@ -141,6 +142,7 @@ func (s *Server) session(ss *mcp.ServerSession) (*session, error) {
 		return nil, err
 	}
 	hs.Executor().Ask = askClient
+	hs.SetAskUser(askUser)
 	sess := &session{hs: hs, stream: hs.Stream(context.Background())}
 	s.sessions[ss] = sess
 	if ss != nil {
@@ -165,16 +167,42 @@ const permissionInput = "permission"
 type askKey struct{}
 
 // askState is what one tools/call knows of the user's answer: the input
-// responses the client sent with the call, and the question to ask when
-// there is none yet.
+// responses the client sent with the call, and the questions to ask when
+// there are none yet.
 type askState struct {
+	session   *mcp.ServerSession
 	responses mcp.InputResponseMap
-	needed    *mcp.ElicitParams
+	needed    mcp.InputRequestMap
 }
 
-// errNeedsInput stops the pipeline at the permissions stage until the
-// client has answered.
-var errNeedsInput = errors.New("waiting for the user's answer")
+// need records a question for the client and returns the error that stops
+// the call until it has answered.
+func (st *askState) need(key string, p *mcp.ElicitParams) error {
+	if st.needed == nil {
+		st.needed = mcp.InputRequestMap{}
+	}
+	st.needed[key] = p
+	return errNeedsInput
+}
+
+// canElicit reports whether the client declared the elicitation
+// capability (form mode); without it, nobody can be asked.
+func (st *askState) canElicit() bool {
+	if st.session == nil {
+		return true // an in-process caller without a session answers itself
+	}
+	ip := st.session.InitializeParams()
+	return ip != nil && ip.Capabilities != nil && ip.Capabilities.Elicitation != nil
+}
+
+// pendingError stops a call until the client has answered; tools see it
+// as pending, not as a failure to ask.
+type pendingError struct{}
+
+func (pendingError) Error() string { return "waiting for the user's answer" }
+func (pendingError) Pending() bool { return true }
+
+var errNeedsInput error = pendingError{}
 
 // askClient answers a policy's Ask from the call's input responses, or
 // records the question (SEP-2322 multi round-trip: the handler returns it
@@ -188,11 +216,14 @@ func askClient(ctx context.Context, info tool.Info, call tool.Call, reason strin
 	if r, ok := st.responses[permissionInput].(*mcp.ElicitResult); ok {
 		return r.Action == "accept", nil
 	}
-	st.needed = &mcp.ElicitParams{
+	if !st.canElicit() {
+		return false, errors.New("the MCP client does not support elicitation, so the user cannot be asked; the call is refused. Allow it with a permission rule (settings allow list) or use a client that supports elicitation")
+	}
+	return false, st.need(permissionInput, &mcp.ElicitParams{
+		Mode:            "form",
 		Message:         fmt.Sprintf("Allow %s? %s\nArguments: %s", info.Name, reason, call.Input),
 		RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}},
-	}
-	return false, errNeedsInput
+	})
 }
 
 // toMCP converts a result to MCP's form: content, structured content that

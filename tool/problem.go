@@ -81,6 +81,9 @@ func (p *Problem) text(n Names) string {
 		return fmt.Sprintf("missing required %s %s%s", word, strings.Join(ks, ", "), in(name(p.At)))
 	case Unknown:
 		ks := mapSlice(p.Params, func(k string) string { return k })
+		if len(p.Known) == 0 {
+			return fmt.Sprintf("unknown parameter %s%s; it takes no parameters: call it with {}", strings.Join(ks, ", "), in(name(p.At)))
+		}
 		return fmt.Sprintf("unknown parameter %s%s; the parameters are %s", strings.Join(ks, ", "), in(name(p.At)), strings.Join(mapSlice(p.Known, child), ", "))
 	case WrongType:
 		return fmt.Sprintf("parameter %s: %s has type %s, want %s", name(p.At), p.Value, jsonKindOf(p.Value), orList(p.Want))

@@ -365,7 +365,7 @@ func (p *Policy) checkBash(mode Mode, info tool.Info, c tool.Commander, in any) 
 		}
 		return tool.Allow, ""
 	}
-	if mode == BypassPermissions {
+	if mode == BypassPermissions || p.e.cfg.Open && mode != DontAsk {
 		return tool.Allow, ""
 	}
 	if first(rules.Allow, func(r *Rule) bool { return covers(r) && r.Kind == WholeTool }) != nil {
@@ -379,9 +379,6 @@ func (p *Policy) checkBash(mode Mode, info tool.Info, c tool.Commander, in any) 
 	}
 	if mode != DontAsk && !p.e.cfg.Open && jobs.IsReadOnly(c.ShellCommand()) {
 		// A command that only reads is a read, as Read is.
-		return tool.Allow, ""
-	}
-	if p.e.cfg.Open && mode != DontAsk {
 		return tool.Allow, ""
 	}
 	if mode == DontAsk {

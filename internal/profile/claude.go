@@ -66,6 +66,7 @@ func claude(lim tools.Limits) *Profile {
 				{Name: "offset", Description: `Skip first N lines/entries before applying head_limit, equivalent to "| tail -n +N | head -N". Works across all output modes. Defaults to 0.`, Schema: number},
 				{Name: "multiline", Description: "Enable multiline mode where . matches newlines and patterns can span lines (rg -U --multiline-dotall). Default: false."},
 			}},
+			claudeExitPlanMode,
 			{Core: "read", Name: "Read", Description: desc("claude/Read.md"), Params: []Param{
 				filePath("The absolute path to the file to read"),
 				{Name: "offset", Description: "The line number to start reading from. Only provide if the file is too large to read at once", Schema: number},
@@ -99,6 +100,8 @@ func claude(lim tools.Limits) *Profile {
 			{Core: "task_kill", Name: "KillShell", Description: desc("claude/KillShell.md"), Params: []Param{
 				{Name: "shell_id", Core: "task_id", Description: "The ID of the background shell to kill"},
 			}},
+			// Plan mode and questions (issue 22), in Claude Code's order: claude_plan.go.
+			claudeAskUserQuestion, claudeEnterPlanMode,
 		},
 	}
 	for i := range p.Tools {
@@ -144,6 +147,9 @@ const (
 )
 
 func renderClaude(r *Rendering) {
+	if renderClaudePlan(r) {
+		return
+	}
 	if e := r.Err(); e != nil {
 		switch {
 		case e.Code == tool.CommandFailed:

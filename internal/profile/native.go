@@ -28,6 +28,9 @@ func native(lim tools.Limits) *Profile {
 			{Core: "task_output", Name: "task_output"},
 			{Core: "task_kill", Name: "task_kill"},
 			{Core: "todo_write", Name: "todo_write"},
+			{Core: "enter_plan_mode", Name: "enter_plan_mode"},
+			{Core: "exit_plan_mode", Name: "exit_plan_mode"},
+			{Core: "ask_user_question", Name: "ask_user_question"},
 		},
 	}
 }

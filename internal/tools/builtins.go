@@ -21,6 +21,9 @@ func Builtins(lim Limits) []tool.Tool {
 		TaskOutput(),
 		TaskKill(),
 		TodoWrite(),
+		EnterPlanMode(),
+		ExitPlanMode(),
+		AskUserQuestion(),
 	}
 	for i, t := range ts {
 		ts[i] = withLimits(t, lim)

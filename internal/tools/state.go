@@ -31,6 +31,9 @@ type State struct {
 	Todos Todos
 	// Behavior holds the switches of the session's profile and host.
 	Behavior Behavior
+	// Plan is the session's permission mode, for the plan tools; nil when
+	// the host has no modes.
+	Plan PlanMode
 
 	mu   sync.Mutex
 	cwd  string

@@ -16,6 +16,10 @@
 //	                       and directories get
 //	!core list             also expose a core tool the profile leaves out,
 //	                       under its core name (repeatable)
+//	!mode plan             the permission mode the session starts in
+//	!reply {"accepted":…}  the user's next answer to a tool's prompt, a
+//	                       tool.Reply as JSON (repeatable, in order);
+//	                       without one, no user can be asked
 //
 // Its sections are the workspace files (any name), "call" (one JSON call
 // {"name":…,"input":…} per line, run in order in one session), "want" (the
@@ -108,6 +112,8 @@ type Scenario struct {
 	Until map[int]string
 	Want  string
 	After map[string][]byte
+	// Replies are the user's answers to prompts, in order.
+	Replies []tool.Reply
 }
 
 // Parse reads a scenario from txtar data.
@@ -159,6 +165,14 @@ func Parse(data []byte) (*Scenario, error) {
 				return nil, fmt.Errorf("directive %q: %v", line, err)
 			}
 			s.Touch[f[1]] = n
+		case "mode":
+			s.Options.PermissionMode = f[1]
+		case "reply":
+			var r tool.Reply
+			if err := json.Unmarshal([]byte(strings.TrimSpace(strings.TrimPrefix(line[1:], "reply"))), &r); err != nil {
+				return nil, fmt.Errorf("directive %q: %v", line, err)
+			}
+			s.Replies = append(s.Replies, r)
 		case "chmod":
 			if len(f) != 3 {
 				return nil, fmt.Errorf("directive %q: want !chmod MODE FILE", line)
@@ -304,6 +318,17 @@ func runFile(t *testing.T, file string, h Hooks) {
 	}
 	opts := s.Options
 	opts.Roots = []string{ws}
+	if len(s.Replies) > 0 {
+		replies := s.Replies
+		opts.AskUser = func(context.Context, tool.Prompt) (tool.Reply, error) {
+			if len(replies) == 0 {
+				return tool.Reply{}, fmt.Errorf("%w: the scenario has no more replies", tool.ErrNoUser)
+			}
+			r := replies[0]
+			replies = replies[1:]
+			return r, nil
+		}
+	}
 	rt, err := hands.New(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -317,6 +342,7 @@ func runFile(t *testing.T, file string, h Hooks) {
 	var got strings.Builder
 	for i, c := range s.Calls {
 		c.Input = json.RawMessage(strings.ReplaceAll(string(c.Input), "$ROOT", ws))
+		c.Input = json.RawMessage(strings.ReplaceAll(string(c.Input), "$SESSION", filepath.Base(sess.TempDir())))
 		res := sess.Call(context.Background(), c)
 		if until, ok := s.Until[i]; ok {
 			deadline := time.Now().Add(10 * time.Second)
@@ -334,6 +360,7 @@ func runFile(t *testing.T, file string, h Hooks) {
 		got.WriteString(Format(res))
 	}
 	out := strings.ReplaceAll(got.String(), sess.TempDir(), "$TMP")
+	out = strings.ReplaceAll(out, filepath.Base(sess.TempDir()), "$SESSION")
 	out = strings.ReplaceAll(out, ws, "$ROOT")
 	out = strings.ReplaceAll(out, root, "$ROOT/..") // a path that left the root
 	if h.Scrub != nil {
