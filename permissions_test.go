@@ -132,3 +132,100 @@ func TestSettingsErrors(t *testing.T) {
 	}
 	rt.Close()
 }
+
+// TestLibraryAsksTheUser: Options.AskUser answers plan approvals and
+// questions; with only Options.Ask a plan is a yes-or-no question and
+// questions cannot be asked; with neither, nothing can be asked.
+func TestLibraryAsksTheUser(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	ctx := context.Background()
+	run := func(s *hands.Session, name, args string) tool.Result {
+		return s.Call(ctx, tool.Call{Name: name, Input: json.RawMessage(args)})
+	}
+	const q = `{"questions":[{"question":"Which?","header":"H","multiSelect":false,"options":[{"label":"A","description":"a"},{"label":"B","description":"b"}]}]}`
+	var prompts []tool.Prompt
+	rt, err := hands.New(hands.Options{Roots: []string{t.TempDir()}, AskUser: func(_ context.Context, p tool.Prompt) (tool.Reply, error) {
+		prompts = append(prompts, p)
+		if len(p.Questions) > 0 {
+			return tool.Reply{Accepted: true, Answers: map[string]string{p.Questions[0].Question: "B"}}, nil
+		}
+		return tool.Reply{Accepted: p.Plan == "good"}, nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	s, _ := rt.NewSession()
+	defer s.Close()
+	if res := run(s, "ask_user_question", q); res.IsError || !strings.Contains(res.TextOf(), `"Which?"="B"`) {
+		t.Errorf("questions: %s", res.TextOf())
+	}
+	run(s, "enter_plan_mode", `{}`)
+	if s.PermissionMode() != "plan" {
+		t.Fatalf("mode %s after enter_plan_mode", s.PermissionMode())
+	}
+	if res := run(s, "exit_plan_mode", `{"plan":"bad"}`); !res.IsError || s.PermissionMode() != "plan" {
+		t.Errorf("rejected plan: %s, mode %s", res.TextOf(), s.PermissionMode())
+	}
+	if res := run(s, "exit_plan_mode", `{"plan":"good"}`); res.IsError || s.PermissionMode() != "default" {
+		t.Errorf("approved plan: %s, mode %s", res.TextOf(), s.PermissionMode())
+	}
+	if len(prompts) != 3 {
+		t.Errorf("%d prompts, want 3", len(prompts))
+	}
+
+	yes := 0
+	rt2, err := hands.New(hands.Options{Roots: []string{t.TempDir()}, Ask: func(context.Context, tool.Info, tool.Call, string) (bool, error) {
+		yes++
+		return true, nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt2.Close()
+	s2, _ := rt2.NewSession()
+	defer s2.Close()
+	run(s2, "enter_plan_mode", `{}`)
+	if res := run(s2, "exit_plan_mode", `{"plan":"p"}`); res.IsError || yes != 1 {
+		t.Errorf("plan through Options.Ask: %s", res.TextOf())
+	}
+	if res := run(s2, "ask_user_question", q); !res.IsError || !strings.Contains(res.TextOf(), "no user can be asked") {
+		t.Errorf("questions through Options.Ask: %s", res.TextOf())
+	}
+
+	rt3, _ := hands.New(hands.Options{Roots: []string{t.TempDir()}})
+	defer rt3.Close()
+	s3, _ := rt3.NewSession()
+	defer s3.Close()
+	if res := run(s3, "ask_user_question", q); !res.IsError || !strings.Contains(res.TextOf(), "no user can be asked") {
+		t.Errorf("questions with no asker: %s", res.TextOf())
+	}
+	if err := s3.SetPermissionMode("bypassPermissions"); err == nil {
+		t.Error("bypassPermissions without AllowBypass")
+	}
+}
+
+// TestNoSettingsKeepsCallsOpen: without any settings, calls run as before
+// (an MCP host gates them itself), and plan mode still restricts.
+func TestNoSettingsKeepsCallsOpen(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	root := t.TempDir()
+	rt, err := hands.New(hands.Options{Roots: []string{root}, ProjectSettings: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	s, _ := rt.NewSession()
+	defer s.Close()
+	ctx := context.Background()
+	if res := s.Call(ctx, tool.Call{Name: "bash", Input: json.RawMessage(`{"command":"echo $(echo hi) > out.txt"}`)}); res.IsError {
+		t.Errorf("open session: %s", res.TextOf())
+	}
+	s.SetPermissionMode("plan")
+	if res := s.Call(ctx, tool.Call{Name: "create_file", Input: json.RawMessage(`{"path":"p.txt","content":"p"}`)}); !res.IsError {
+		t.Error("a write ran in plan mode")
+	}
+	if _, err := os.Stat(filepath.Join(root, "p.txt")); err == nil {
+		t.Error("p.txt was written")
+	}
+}
