@@ -229,3 +229,26 @@ func TestNoSettingsKeepsCallsOpen(t *testing.T) {
 		t.Error("p.txt was written")
 	}
 }
+
+// TestReadmePermissionsParse keeps the README's settings example valid.
+func TestReadmePermissionsParse(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(b), "### Permissions")
+	_, block, ok2 := strings.Cut(after, "```json\n")
+	block, _, ok3 := strings.Cut(block, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("no settings example under ### Permissions")
+	}
+	root := t.TempDir()
+	os.Mkdir(filepath.Join(root, "..", "shared-lib"), 0o755)
+	writeJSON(t, filepath.Join(root, ".claude", "settings.json"), block)
+	rt, err := hands.New(hands.Options{Roots: []string{root}, ProjectSettings: true})
+	if err != nil {
+		t.Fatalf("the README's example: %v", err)
+	}
+	rt.Close()
+}
