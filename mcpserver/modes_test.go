@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/hands-dev/hands"
-	"github.com/hands-dev/hands/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -55,37 +54,16 @@ func (u *user) count() int {
 	return len(u.asked)
 }
 
-// session connects a client to a server over opts; with u nil the client
-// does not declare elicitation.
+// modeSession connects a client to a server over opts; with u nil the
+// client does not declare elicitation.
 func modeSession(t *testing.T, opts hands.Options, u *user) (*mcp.ClientSession, string) {
 	t.Helper()
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
 	t.Setenv("HOME", t.TempDir())
-	opts.Roots = []string{root}
-	rt, err := hands.New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rt.Close() })
-	srv := mcpserver.New(rt, mcpserver.Options{})
-	st, ct := mcp.NewInMemoryTransports()
-	ctx := context.Background()
-	if _, err := srv.Connect(ctx, st); err != nil {
-		t.Fatal(err)
-	}
 	var copts *mcp.ClientOptions
 	if u != nil {
 		copts = &mcp.ClientOptions{ElicitationHandler: u.handle}
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "user", Version: "1"}, copts).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close(); srv.Close() })
-	return cs, root
+	return connectClient(t, opts, copts)
 }
 
 func call(t *testing.T, cs *mcp.ClientSession, name, args string) (string, bool) {

@@ -47,6 +47,13 @@ func testTools(started chan<- string, ended chan<- string, release <-chan struct
 
 func connect(t *testing.T, opts hands.Options) (*mcp.ClientSession, string) {
 	t.Helper()
+	return connectClient(t, opts, nil)
+}
+
+// connectClient is connect with the client's options (an elicitation
+// handler, say).
+func connectClient(t *testing.T, opts hands.Options, copts *mcp.ClientOptions) (*mcp.ClientSession, string) {
+	t.Helper()
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +73,7 @@ func connect(t *testing.T, opts hands.Options) (*mcp.ClientSession, string) {
 	if _, err := srv.Connect(ctx, st); err != nil {
 		t.Fatal(err)
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, copts)
 	cs, err := client.Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
