@@ -154,6 +154,7 @@ func New(opts Options) (*Runtime, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hands: %w", err)
 	}
+	opts.Deny = append(append([]string(nil), opts.Deny...), readDenials(perm)...)
 	fs, err := sandbox.New(append(append([]string(nil), opts.Roots...), dirs...), opts.Deny)
 	if err != nil {
 		return nil, fmt.Errorf("hands: %w", err)

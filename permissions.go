@@ -76,6 +76,19 @@ func permissions(opts Options, roots []string) (*permission.Engine, []string, er
 	return e, merged.Directories, nil
 }
 
+// readDenials are the sandbox deny patterns of the Read deny rules: what
+// Claude Code applies to Grep, Glob and LS on a best-effort basis, the
+// sandbox hides from every tool.
+func readDenials(e *permission.Engine) []string {
+	var out []string
+	for _, r := range e.DenyRules() {
+		if p, ok := r.SandboxPattern(); ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // toolAliases maps every profile's tool names to the core tools they
 // expose, so that a rule may name a tool as any profile does.
 func toolAliases() map[string]string {

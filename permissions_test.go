@@ -252,3 +252,33 @@ func TestReadmePermissionsParse(t *testing.T) {
 	}
 	rt.Close()
 }
+
+// TestReadDenyHidesFromSearches: a Read deny rule keeps the file from
+// grep, glob and the shell's view of the sandbox, not only from Read.
+func TestReadDenyHidesFromSearches(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	writeJSON(t, filepath.Join(root, "secrets", "key.txt"), "TOKEN-123\n")
+	writeJSON(t, filepath.Join(root, "deep", "prod.env"), "TOKEN-456\n")
+	writeJSON(t, filepath.Join(root, "ok.txt"), "TOKEN-789\n")
+	rt, err := hands.New(hands.Options{Roots: []string{root}, Permissions: hands.PermissionRules{Deny: []string{"Read(./secrets/**)", "Read(*.env)"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	s, _ := rt.NewSession()
+	defer s.Close()
+	ctx := context.Background()
+	res := s.Call(ctx, tool.Call{Name: "grep", Input: json.RawMessage(`{"pattern":"TOKEN","output_mode":"content"}`)})
+	if out := res.TextOf(); strings.Contains(out, "123") || strings.Contains(out, "456") || !strings.Contains(out, "789") {
+		t.Errorf("grep: %s", out)
+	}
+	res = s.Call(ctx, tool.Call{Name: "view", Input: json.RawMessage(`{"path":"secrets/key.txt"}`)})
+	if !res.IsError || strings.Contains(res.TextOf(), "123") {
+		t.Errorf("view: %s", res.TextOf())
+	}
+	res = s.Call(ctx, tool.Call{Name: "glob", Input: json.RawMessage(`{"pattern":"**/*"}`)})
+	if strings.Contains(res.TextOf(), "prod.env") || strings.Contains(res.TextOf(), "key.txt") {
+		t.Errorf("glob: %s", res.TextOf())
+	}
+}

@@ -30,6 +30,7 @@ func FuzzParse(f *testing.F) {
 		case Path:
 			r.matchPath(root + "/src/a.go")
 			r.matchPath("/")
+			r.SandboxPattern()
 		case Domain:
 			r.matchDomain("example.com")
 		}

@@ -112,6 +112,9 @@ func New(cfg Config) (*Engine, error) {
 	return e, nil
 }
 
+// DenyRules returns the engine's deny rules.
+func (e *Engine) DenyRules() []Rule { return slices.Clone(e.cfg.Rules.Deny) }
+
 // Session returns a policy with its own mode, starting in the engine's.
 // cwd returns the session's working directory; planFile is the file the
 // session's plan is written to, which plan mode lets the model write.

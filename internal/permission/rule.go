@@ -57,6 +57,7 @@ type Rule struct {
 	// base and pattern are a Path rule's directory and gitignore rules.
 	base    string
 	pattern *ignore.Rules
+	glob    string // the pattern as given to pattern
 	// domain is a Domain rule's host ("*.example.com" allowed).
 	domain string
 }
@@ -171,7 +172,7 @@ func Parse(text string, aliases map[string]string, bases Bases) (Rule, error) {
 		}
 	case subset(r.cores, readTools) || subset(r.cores, editTools):
 		r.Kind = Path
-		r.base, r.pattern, err = parsePath(spec, bases)
+		r.base, r.glob, r.pattern, err = parsePath(spec, bases)
 	case slices.Equal(r.cores, []string{"web_fetch"}):
 		r.Kind = Domain
 		d, ok := strings.CutPrefix(spec, "domain:")
@@ -291,14 +292,14 @@ func commandName(s string) string {
 // anchored as Claude Code anchors it: //abs is absolute, ~/ the home
 // directory, / the settings file's project, ./ or bare the working
 // directory.
-func parsePath(spec string, b Bases) (string, *ignore.Rules, error) {
+func parsePath(spec string, b Bases) (string, string, *ignore.Rules, error) {
 	var base, pat string
 	switch {
 	case strings.HasPrefix(spec, "//"):
 		base, pat = "/", "/"+strings.TrimLeft(spec, "/")
 	case spec == "~" || strings.HasPrefix(spec, "~/"):
 		if b.Home == "" {
-			return "", nil, fmt.Errorf("%q is relative to the home directory, which is unknown", spec)
+			return "", "", nil, fmt.Errorf("%q is relative to the home directory, which is unknown", spec)
 		}
 		base, pat = b.Home, "/"+strings.TrimPrefix(strings.TrimPrefix(spec, "~"), "/")
 	case strings.HasPrefix(spec, "/"):
@@ -309,22 +310,22 @@ func parsePath(spec string, b Bases) (string, *ignore.Rules, error) {
 		base, pat = b.Cwd, spec
 	}
 	if strings.ContainsRune(pat, '\n') {
-		return "", nil, fmt.Errorf("a path pattern is one line")
+		return "", "", nil, fmt.Errorf("a path pattern is one line")
 	}
 	if pat == "/" {
 		pat = "/**"
 	}
 	if base == "" {
-		return "", nil, fmt.Errorf("%q needs a directory to be relative to, and none is known", spec)
+		return "", "", nil, fmt.Errorf("%q needs a directory to be relative to, and none is known", spec)
 	}
 	rules, errs := ignore.Parse([]byte(pat))
 	if len(errs) > 0 {
-		return "", nil, fmt.Errorf("bad path pattern: %v", errs[0])
+		return "", "", nil, fmt.Errorf("bad path pattern: %v", errs[0])
 	}
 	if rules.Len() != 1 {
-		return "", nil, fmt.Errorf("%q is not a path pattern (a gitignore-style pattern such as ./secrets/** or /src/**/*.go)", spec)
+		return "", "", nil, fmt.Errorf("%q is not a path pattern (a gitignore-style pattern such as ./secrets/** or /src/**/*.go)", spec)
 	}
-	return filepath.Clean(base), rules, nil
+	return filepath.Clean(base), pat, rules, nil
 }
 
 // matchPath reports whether the absolute path p, or a directory holding
@@ -373,4 +374,24 @@ func (r Rule) String() string {
 		return r.Text
 	}
 	return fmt.Sprintf("%s (%s)", r.Text, r.Source)
+}
+
+// SandboxPattern returns a Read deny rule as an absolute deny pattern of
+// the sandbox (gitignore-style, as --deny takes), so that what the rule
+// denies is hidden from every tool, searches and listings included; ok is
+// false for other rules and for patterns the sandbox cannot take.
+func (r Rule) SandboxPattern() (string, bool) {
+	if r.Kind != Path || !slices.Contains(r.cores, "read") || strings.HasPrefix(r.glob, "!") {
+		return "", false
+	}
+	g := strings.TrimSuffix(r.glob, "/")
+	if g == "" {
+		return "", false
+	}
+	base := strings.TrimSuffix(filepath.ToSlash(r.base), "/")
+	if strings.HasPrefix(g, "/") || strings.Contains(g, "/") {
+		// Anchored to the base.
+		return base + "/" + strings.TrimPrefix(g, "/"), true
+	}
+	return base + "/**/" + g, true
 }
