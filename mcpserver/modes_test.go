@@ -101,11 +101,11 @@ func TestPlanModeOverMCP(t *testing.T) {
 		t.Fatalf("enter_plan_mode: %s", out)
 	}
 	out, isErr := call(t, cs, "create_file", `{"path":"a.txt","content":"a"}`)
-	if !isErr || !strings.Contains(out, "plan mode is active") {
+	if !isErr || !strings.Contains(out, "Plan mode is active") {
 		t.Errorf("a write in plan mode: %s", out)
 	}
 	out, isErr = call(t, cs, "bash", `{"command":"touch b.txt"}`)
-	if !isErr || !strings.Contains(out, "plan mode is active") {
+	if !isErr || !strings.Contains(out, "Plan mode is active") {
 		t.Errorf("a writing command in plan mode: %s", out)
 	}
 	mustExist(t, filepath.Join(root, "a.txt"), false)
@@ -133,7 +133,7 @@ func TestPlanModeOverMCP(t *testing.T) {
 			t.Errorf("%s: %s", action, out)
 		}
 	}
-	if out, _ := call(t, cs, "create_file", `{"path":"a.txt","content":"a"}`); !strings.Contains(out, "plan mode is active") {
+	if out, _ := call(t, cs, "create_file", `{"path":"a.txt","content":"a"}`); !strings.Contains(out, "Plan mode is active") {
 		t.Errorf("still in plan mode after rejections: %s", out)
 	}
 	// Approved: the plan written to the plan file earlier is presented, and
@@ -278,7 +278,7 @@ func TestNoElicitationFailsClosed(t *testing.T) {
 	if !isErr || !strings.Contains(out, "does not support elicitation") || !strings.Contains(out, "stays in plan mode") {
 		t.Errorf("plan without elicitation: %s", out)
 	}
-	if out, _ := call(t, cs, "create_file", `{"path":"y.txt","content":"y"}`); !strings.Contains(out, "plan mode is active") {
+	if out, _ := call(t, cs, "create_file", `{"path":"y.txt","content":"y"}`); !strings.Contains(out, "Plan mode is active") {
 		t.Errorf("left plan mode without approval: %s", out)
 	}
 	out, isErr = call(t, cs, "ask_user_question", questions)

@@ -23,7 +23,7 @@ func TestPermissionFlags(t *testing.T) {
 		t.Error("the denied command ran")
 	}
 	out, _, code = runCLI(t, "", "call", "--root", root, "--permission-mode", "plan", "create_file", `{"path":"p.txt","content":"p"}`)
-	if code != exitTool || !strings.Contains(out, "plan mode is active") {
+	if code != exitTool || !strings.Contains(out, "Plan mode is active") {
 		t.Errorf("--permission-mode plan: code %d, %s", code, out)
 	}
 	_, errOut, code := runCLI(t, "", "call", "--root", root, "--permission-mode", "bypassPermissions", "view", `{"path":"."}`)

@@ -182,8 +182,9 @@ func (p *Policy) ExitPlan() (string, error) {
 // PlanFile returns the file plan mode lets the model write its plan to.
 func (p *Policy) PlanFile() string { return p.planFile }
 
-// PlanModeMessage is what a call refused in plan mode tells the model.
-const PlanModeMessage = "plan mode is active: the user wants a plan before anything changes, so only read-only tools run. Keep exploring with read-only tools, then call ExitPlanMode (exit_plan_mode) with your plan for the user to approve; do not make edits, run commands that change files, or otherwise change the system until then"
+// PlanModeMessage is what a call refused in plan mode tells the model:
+// Claude Code 2.1.7's plan-mode reminder (measured), and what to do.
+const PlanModeMessage = "Plan mode is active. The user indicated that they do not want you to execute yet -- you MUST NOT make any edits (with the exception of the plan file), run any non-readonly tools (including changing configs or making commits), or otherwise make any changes to the system. Keep exploring with read-only tools, then present your plan for approval with ExitPlanMode (exit_plan_mode)."
 
 // Check decides one call: deny rules, then ask rules, then plan mode, then
 // allow rules, then the mode.
