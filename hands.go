@@ -107,7 +107,9 @@ type Runtime struct {
 	reg     *tool.Registry
 	fs      *sandbox.Set
 	perm    *permission.Engine
-	limits  tools.Limits
+	// permSummary describes the rules in force.
+	permSummary string
+	limits      tools.Limits
 	// behavior is the profile's switches, or the host's.
 	behavior tools.Behavior
 	log      *slog.Logger
@@ -150,7 +152,7 @@ func New(opts Options) (*Runtime, error) {
 			return nil, fmt.Errorf("hands: shell %q: %w", opts.Shell, err)
 		}
 	}
-	perm, dirs, err := permissions(opts, opts.Roots)
+	perm, dirs, permSummary, err := permissions(opts, opts.Roots)
 	if err != nil {
 		return nil, fmt.Errorf("hands: %w", err)
 	}
@@ -190,7 +192,7 @@ func New(opts Options) (*Runtime, error) {
 	opts.Hooks.PostToolUse = append(append([]tool.PostToolUse(nil), opts.Hooks.PostToolUse...), ch.PostToolUse...)
 	opts.Hooks.PostToolUseFailure = append(append([]tool.PostToolUseFailure(nil), opts.Hooks.PostToolUseFailure...), ch.PostToolUseFailure...)
 	return &Runtime{
-		opts: opts, profile: prof, tools: exposed, reg: reg, fs: fs, perm: perm,
+		opts: opts, profile: prof, tools: exposed, reg: reg, fs: fs, perm: perm, permSummary: permSummary,
 		limits: limits, behavior: behavior, log: log, tmp: tmp, sessions: map[*Session]struct{}{},
 	}, nil
 }

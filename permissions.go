@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/hands-dev/hands/internal/permission"
 	"github.com/hands-dev/hands/internal/profile"
@@ -33,7 +34,7 @@ func PermissionModes() []string {
 // anywhere, the engine is open: a call no mode restriction stops is
 // allowed, as when Hands had no permission rules, because an MCP host
 // asks its user before each tool call itself; plan mode still restricts.
-func permissions(opts Options, roots []string) (*permission.Engine, []string, error) {
+func permissions(opts Options, roots []string) (*permission.Engine, []string, string, error) {
 	home, _ := os.UserHomeDir()
 	project, _ := filepath.Abs(roots[0])
 	var layers []permission.Layer
@@ -49,12 +50,12 @@ func permissions(opts Options, roots []string) (*permission.Engine, []string, er
 	}
 	merged, err := permission.Load(layers, toolAliases(), project, home)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	mode := merged.Mode
 	if opts.PermissionMode != "" {
 		if mode, err = permission.ParseMode(opts.PermissionMode); err != nil {
-			return nil, nil, err
+			return nil, nil, "", err
 		}
 	}
 	all := append(append([]string(nil), roots...), merged.Directories...)
@@ -71,10 +72,26 @@ func permissions(opts Options, roots []string) (*permission.Engine, []string, er
 		Roots: all, Home: home, Open: merged.IsZero() && mode == "",
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
-	return e, merged.Directories, nil
+	summary := "none: no settings, so calls are not gated (plan mode still restricts)"
+	if !merged.IsZero() || mode != "" {
+		if mode == "" {
+			mode = permission.Default
+		}
+		sources := strings.Join(merged.Sources, ", ")
+		if sources == "" {
+			sources = "options"
+		}
+		summary = fmt.Sprintf("mode %s; %d allow, %d ask, %d deny rules from %s", mode,
+			len(merged.Rules.Allow), len(merged.Rules.Ask), len(merged.Rules.Deny), sources)
+	}
+	return e, merged.Directories, summary, nil
 }
+
+// Permissions describes the permission rules and mode in force, for
+// `hands doctor`.
+func (r *Runtime) Permissions() string { return r.permSummary }
 
 // readDenials are the sandbox deny patterns of the Read deny rules: what
 // Claude Code applies to Grep, Glob and LS on a best-effort basis, the

@@ -38,6 +38,11 @@ func TestPermissionFlags(t *testing.T) {
 	if code == exitOK || !strings.Contains(errOut, settings) || !strings.Contains(errOut, `"Bash(git diff"`) {
 		t.Errorf("malformed rule: code %d, %s", code, errOut)
 	}
+	os.WriteFile(settings, []byte(`{"permissions":{"deny":["Bash(touch:*)"],"ask":["Bash(git push:*)"]}}`), 0o644)
+	out, _, _ = runCLI(t, "", "doctor", "--root", root, "--settings", settings)
+	if !strings.Contains(out, "permissions: mode default; 0 allow, 1 ask, 1 deny rules from "+settings) {
+		t.Errorf("doctor: %s", out)
+	}
 	config := filepath.Join(t.TempDir(), "c.json")
 	os.WriteFile(config, []byte(`{"permissions":{"deny":["Write"],"defaultMode":"acceptEdits"}}`), 0o644)
 	out, _, code = runCLI(t, "", "call", "--root", root, "--config", config, "create_file", `{"path":"c.txt","content":"c"}`)
