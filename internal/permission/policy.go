@@ -201,14 +201,15 @@ func (p *Policy) Check(_ context.Context, info tool.Info, call tool.Call, in any
 	if r := first(e.cfg.Rules.Deny, match); r != nil {
 		return tool.Deny, fmt.Sprintf("the deny rule %s forbids it", r)
 	}
+	// Plan mode refuses a change before anyone is asked about it.
+	if mode == Plan && !info.ReadOnly && !p.planWrite(info, in) {
+		return tool.Deny, PlanModeMessage
+	}
 	if r := first(e.cfg.Rules.Ask, match); r != nil {
 		return p.ask(fmt.Sprintf("the ask rule %s asks before it", r))
 	}
 	if mode == Plan && !info.ReadOnly {
-		if p.planWrite(info, in) {
-			return tool.Allow, ""
-		}
-		return tool.Deny, PlanModeMessage
+		return tool.Allow, "" // the plan file
 	}
 	if first(e.cfg.Rules.Allow, match) != nil {
 		return tool.Allow, ""
@@ -346,6 +347,13 @@ func (p *Policy) checkBash(mode Mode, info tool.Info, c tool.Commander, in any) 
 			}
 		}
 	}
+	readOnly := jobs.IsReadOnly(c.ShellCommand())
+	if bg, ok := in.(interface{ Background() bool }); ok && bg.Background() {
+		readOnly = false
+	}
+	if mode == Plan && !readOnly {
+		return tool.Deny, PlanModeMessage
+	}
 	if len(a.unknowable) > 0 && p.e.bashGuarded {
 		return p.ask(fmt.Sprintf("the commands this will run cannot be known before it runs (%s), and a deny or ask rule names Bash", a.unknowable[0]))
 	}
@@ -364,10 +372,7 @@ func (p *Policy) checkBash(mode Mode, info tool.Info, c tool.Commander, in any) 
 		}
 	}
 	if mode == Plan {
-		if bg, ok := in.(interface{ Background() bool }); ok && bg.Background() || !jobs.IsReadOnly(c.ShellCommand()) {
-			return tool.Deny, PlanModeMessage
-		}
-		return tool.Allow, ""
+		return tool.Allow, "" // read-only, as checked above
 	}
 	if mode == BypassPermissions || p.e.cfg.Open && mode != DontAsk {
 		return tool.Allow, ""
@@ -381,7 +386,7 @@ func (p *Policy) checkBash(mode Mode, info tool.Info, c tool.Commander, in any) 
 	if len(a.unknowable) == 0 && len(a.cmds) > 0 && p.allAllowed(a, covers) {
 		return tool.Allow, ""
 	}
-	if mode != DontAsk && !p.e.cfg.Open && jobs.IsReadOnly(c.ShellCommand()) {
+	if mode != DontAsk && readOnly {
 		// A command that only reads is a read, as Read is.
 		return tool.Allow, ""
 	}

@@ -330,6 +330,10 @@ var bashCases = []bashCase{
 	{none, Plan, "echo x > f", D},
 	{npmTest, Plan, "npm run test", D},
 	{none, Plan, "ls; touch x", D},
+	{askPush, Plan, "git push", D}, // plan mode refuses before asking
+	{askPush, Plan, "git status", A},
+	{rules{ask: []string{"Bash(ls:*)"}}, Plan, "ls", Q},
+	{none, Plan, "ls &", D},
 }
 
 func TestBashRules(t *testing.T) {
@@ -392,6 +396,9 @@ var toolCases = []toolCase{
 	{rules{allow: []string{"Read"}, ask: []string{"Read(./a)"}}, Default, readInfo, pathIn{root + "/a"}, "", Q},
 	{rules{allow: []string{"Edit"}}, Plan, editInfo, pathIn{root + "/a"}, "", D},
 	{rules{allow: []string{"TodoWrite"}}, Default, todoInfo, nil, "", A},
+	{rules{ask: []string{"Edit"}}, Plan, editInfo, pathIn{root + "/a"}, "", D},
+	{rules{ask: []string{"Edit"}}, Plan, writeInfo, pathIn{"/tmp/session/plan.md"}, "", Q},
+	{rules{ask: []string{"Read"}}, Plan, readInfo, pathIn{root + "/a"}, "", Q},
 	{rules{allow: []string{"WebFetch(domain:example.com)"}}, Default, fetchInfo, nil, `{"url":"https://example.com/x"}`, A},
 	{rules{deny: []string{"WebFetch(domain:example.com)"}}, Default, fetchInfo, nil, `{"url":"https://EXAMPLE.com./x"}`, D},
 	{rules{deny: []string{"WebFetch(domain:example.com)"}}, Default, fetchInfo, nil, `{"url":"https://evil.example.com/x"}`, A},
