@@ -410,6 +410,9 @@ var toolCases = []toolCase{
 	{rules{allow: []string{"mcp__github__list"}}, Default, mcpInfo, nil, "", Q},
 	{rules{deny: []string{"Bash"}}, Default, tool.Info{Name: "run_shell_command", Core: "bash"}, bashIn{cmd: "ls"}, "", D},
 	{rules{deny: []string{"run_shell_command(rm:*)"}}, Default, bashInfo, bashIn{cmd: "rm x"}, "", D},
+	{rules{deny: []string{"Task(Explore)", "Skill(pdf)"}}, Default, bashInfo, bashIn{cmd: "touch x"}, "", Q},
+	{rules{allow: []string{"Task(Explore)"}}, Default, tool.Info{Name: "Task", Core: "task"}, nil, "", Q},
+	{rules{deny: []string{"Task"}}, Default, tool.Info{Name: "Task", Core: "task"}, nil, "", D},
 }
 
 func TestToolRules(t *testing.T) {

@@ -26,6 +26,10 @@ const (
 	Path
 	// Domain is a WebFetch(domain:…) rule.
 	Domain
+	// Opaque is a rule with a specifier for a Claude Code tool Hands does
+	// not have (Task(Explore), Skill(name)): valid in Claude Code's
+	// settings, so accepted, and matching no call of Hands's tools.
+	Opaque
 )
 
 // Rule is one parsed permission rule, such as Bash(npm run test:*) or
@@ -103,7 +107,13 @@ var claudeTools = map[string][]string{
 	"Skill":           {"skill"},
 	"LSP":             {"lsp"},
 	"SlashCommand":    {"slash_command"},
+	"Agent":           {"task"},
+	"NotebookRead":    {"read"},
 }
+
+// opaqueSpecifiers are the Claude Code tools whose specifiers Hands cannot
+// match yet (it has no such tool, or no such argument).
+var opaqueSpecifiers = []string{"Task", "Agent", "Skill", "SlashCommand", "WebSearch", "LSP"}
 
 var editTools = []string{"write", "edit", "multi_edit", "notebook_edit"}
 
@@ -180,6 +190,8 @@ func Parse(text string, aliases map[string]string, bases Bases) (Rule, error) {
 			err = fmt.Errorf("a WebFetch specifier is domain:HOST, such as domain:example.com, not %q", spec)
 		}
 		r.domain = strings.ToLower(d)
+	case slices.Contains(opaqueSpecifiers, name):
+		r.Kind = Opaque
 	default:
 		err = fmt.Errorf("%s takes no specifier in Hands; write %s alone", name, name)
 	}
