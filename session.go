@@ -59,7 +59,7 @@ func (r *Runtime) NewSession() (*Session, error) {
 	}
 	// The plan file is inside the first root, where the tools may write
 	// it (Claude Code keeps it in ~/.claude/plans).
-	s.perm = r.perm.Session(s.state.Cwd, filepath.Join(r.fs.Roots()[0], ".claude", "plans", filepath.Base(tmp)+".md"))
+	s.perm = r.perm.Session(s.state.Cwd, filepath.Join(r.fs.Roots()[0], ".claude", "plans", filepath.Base(dir)+".md"))
 	s.state.Plan = s.perm
 	s.ask = r.askUser()
 	var policy tool.Policy = s.perm

@@ -342,7 +342,7 @@ func runFile(t *testing.T, file string, h Hooks) {
 	var got strings.Builder
 	for i, c := range s.Calls {
 		c.Input = json.RawMessage(strings.ReplaceAll(string(c.Input), "$ROOT", ws))
-		c.Input = json.RawMessage(strings.ReplaceAll(string(c.Input), "$SESSION", filepath.Base(sess.TempDir())))
+		c.Input = json.RawMessage(strings.ReplaceAll(string(c.Input), "$SESSION", sessionName(sess)))
 		res := sess.Call(context.Background(), c)
 		if until, ok := s.Until[i]; ok {
 			deadline := time.Now().Add(10 * time.Second)
@@ -360,7 +360,7 @@ func runFile(t *testing.T, file string, h Hooks) {
 		got.WriteString(Format(res))
 	}
 	out := strings.ReplaceAll(got.String(), sess.TempDir(), "$TMP")
-	out = strings.ReplaceAll(out, filepath.Base(sess.TempDir()), "$SESSION")
+	out = strings.ReplaceAll(out, sessionName(sess), "$SESSION")
 	out = strings.ReplaceAll(out, ws, "$ROOT")
 	out = strings.ReplaceAll(out, root, "$ROOT/..") // a path that left the root
 	if h.Scrub != nil {
@@ -444,4 +444,10 @@ func makeSpecial(kind, path string) error {
 	}
 	l.SetUnlinkOnClose(false)
 	return l.Close()
+}
+
+// sessionName is the name of a session's directory, which names its plan
+// file.
+func sessionName(sess *hands.Session) string {
+	return filepath.Base(filepath.Dir(sess.TempDir()))
 }
