@@ -105,7 +105,9 @@ func claude(lim tools.Limits) *Profile {
 		},
 	}
 	for i := range p.Tools {
-		p.Tools[i].SchemaKeywords = `{"$schema":"https://json-schema.org/draft/2020-12/schema"}`
+		if p.Tools[i].SchemaKeywords == "" {
+			p.Tools[i].SchemaKeywords = `{"$schema":"https://json-schema.org/draft/2020-12/schema"}`
+		}
 	}
 	return p
 }

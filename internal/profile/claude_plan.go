@@ -10,13 +10,17 @@ import (
 // plan: as in Claude Code, the model writes it to the plan file that
 // EnterPlanMode names.
 var (
-	claudeEnterPlanMode = Entry{Core: "enter_plan_mode", Name: "EnterPlanMode", Description: desc("claude/EnterPlanMode.md")}
-	claudeExitPlanMode  = Entry{Core: "exit_plan_mode", Name: "ExitPlanMode", Description: desc("claude/ExitPlanMode.md"), Params: []Param{
-		{Name: "allowedPrompts", Core: "allowed_prompts", Description: "Prompt-based permissions needed to implement the plan. These describe categories of actions rather than specific commands.", Items: []Param{
-			{Name: "tool", Description: "The tool this prompt applies to", Schema: `{"enum":["Bash"]}`},
-			{Name: "prompt", Description: `Semantic description of the action, e.g. "run tests", "install dependencies"`},
-		}},
-	}}
+	claudeEnterPlanMode = Entry{Core: "enter_plan_mode", Name: "EnterPlanMode", Description: desc("claude/EnterPlanMode.md"), Params: []Param{}}
+	// ExitPlanMode's schema allows any other property, as Claude Code's
+	// does; Hands still refuses a parameter it does not know, naming the
+	// ones it takes.
+	claudeExitPlanMode = Entry{Core: "exit_plan_mode", Name: "ExitPlanMode", Description: desc("claude/ExitPlanMode.md"),
+		SchemaKeywords: `{"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":{}}`, Params: []Param{
+			{Name: "allowedPrompts", Core: "allowed_prompts", Description: "Prompt-based permissions needed to implement the plan. These describe categories of actions rather than specific commands.", Items: []Param{
+				{Name: "tool", Description: "The tool this prompt applies to", Schema: `{"enum":["Bash"]}`},
+				{Name: "prompt", Description: `Semantic description of the action, e.g. "run tests", "install dependencies"`},
+			}},
+		}}
 	claudeAskUserQuestion = Entry{Core: "ask_user_question", Name: "AskUserQuestion", Description: desc("claude/AskUserQuestion.md"), Params: []Param{
 		{Name: "questions", Description: "Questions to ask the user (1-4 questions)", Schema: `{"minItems":1,"maxItems":4}`, Items: []Param{
 			{Name: "question", Description: `The complete question to ask the user. Should be clear, specific, and end with a question mark. Example: "Which library should we use for date formatting?" If multiSelect is true, phrase it accordingly, e.g. "Which features do you want to enable?"`},

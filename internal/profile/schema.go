@@ -39,6 +39,10 @@ func buildObject(core json.RawMessage, params []Param, required []string, top bo
 	for i, k := range keys {
 		obj[k] = vals[i]
 	}
+	if _, ok := obj["properties"]; !ok && top {
+		obj["properties"] = json.RawMessage("{}") // a tool without parameters
+		keys = append(keys, "properties")
+	}
 	var coreRequired []string
 	if r, ok := obj["required"]; ok {
 		if err := json.Unmarshal(r, &coreRequired); err != nil {
