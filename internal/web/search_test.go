@@ -174,4 +174,3 @@ func FuzzParseURL(f *testing.F) {
 		}
 	})
 }
-
