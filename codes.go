@@ -32,4 +32,11 @@ var (
 	GrepInvalidOutputMode = tool.GrepInvalidOutputMode
 	GlobInvalidPattern    = tool.GlobInvalidPattern
 	GlobInvalidType       = tool.GlobInvalidType
+	NetworkBlocked        = tool.NetworkBlocked
+	NetworkError          = tool.NetworkError
+	HTTPError             = tool.HTTPError
+	UnsupportedContent    = tool.UnsupportedContent
+	ResponseTooLarge      = tool.ResponseTooLarge
+	SearchNotConfigured   = tool.SearchNotConfigured
+	SearchFailed          = tool.SearchFailed
 )

@@ -9,6 +9,7 @@
 package hands
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -20,8 +21,24 @@ import (
 	"github.com/hands-dev/hands/internal/profile"
 	"github.com/hands-dev/hands/internal/sandbox"
 	"github.com/hands-dev/hands/internal/tools"
+	"github.com/hands-dev/hands/internal/web"
+	"github.com/hands-dev/hands/model"
 	"github.com/hands-dev/hands/tool"
 )
+
+// SearchOptions choose web_search's backend: Backend is "searxng", "brave"
+// or "tavily"; URL is the SearXNG instance (or replaces Brave's or Tavily's
+// endpoint); APIKey is Brave's or Tavily's key. Empty fields come from the
+// environment: SEARXNG_URL, BRAVE_API_KEY, TAVILY_API_KEY. Shell commands
+// never see these variables, and no result or error shows a key.
+type SearchOptions struct {
+	Backend string `json:"backend,omitempty"`
+	URL     string `json:"url,omitempty"`
+	APIKey  string `json:"-"`
+}
+
+// UserAgent is the User-Agent of web_fetch's requests.
+const UserAgent = "Hands/" + Version + " (+https://github.com/hands-dev/hands)"
 
 // Version is the version of Hands.
 const Version = "0.1.0"
@@ -74,6 +91,21 @@ type Options struct {
 	// AllowBypass permits bypassPermissions; without it that mode is
 	// refused.
 	AllowBypass bool `json:"allow_bypass,omitempty"`
+	// AllowHosts are host names, IP addresses and CIDR prefixes web_fetch
+	// may reach although they are loopback, private or link-local (by
+	// default it refuses them), e.g. "localhost" or "10.0.0.0/8" for local
+	// development.
+	AllowHosts []string `json:"allow_hosts,omitempty"`
+	// Search chooses web_search's backend; empty fields come from the
+	// environment (SEARXNG_URL, BRAVE_API_KEY, TAVILY_API_KEY).
+	Search SearchOptions `json:"search,omitzero"`
+	// Model answers web_fetch's prompt about a page; nil returns the page
+	// itself (the MCP server asks the client's model through sampling
+	// when the client offers it).
+	Model model.Model `json:"-"`
+	// WebTLS configures TLS for web_fetch (extra roots such as a company
+	// CA); nil uses the system's.
+	WebTLS *tls.Config `json:"-"`
 
 	// Tools are extra tools of the caller's own, offered beside the
 	// profile's under their own names.
@@ -112,8 +144,10 @@ type Runtime struct {
 	limits      tools.Limits
 	// behavior is the profile's switches, or the host's.
 	behavior tools.Behavior
-	log      *slog.Logger
-	tmp      *runtimeDir
+	// web is the sessions' shared way to the web.
+	web *tools.Web
+	log *slog.Logger
+	tmp *runtimeDir
 
 	mu       sync.Mutex
 	sessions map[*Session]struct{}
@@ -188,12 +222,18 @@ func New(opts Options) (*Runtime, error) {
 		return nil, fmt.Errorf("hands: making the private temporary directory: %w", err)
 	}
 	fs.SetTempLog(tmp.tempLog)
+	w, err := newWeb(opts)
+	if err != nil {
+		fs.Close()
+		tmp.close()
+		return nil, fmt.Errorf("hands: %w", err)
+	}
 	opts.Hooks.PreToolUse = append(append([]tool.PreToolUse(nil), opts.Hooks.PreToolUse...), ch.PreToolUse...)
 	opts.Hooks.PostToolUse = append(append([]tool.PostToolUse(nil), opts.Hooks.PostToolUse...), ch.PostToolUse...)
 	opts.Hooks.PostToolUseFailure = append(append([]tool.PostToolUseFailure(nil), opts.Hooks.PostToolUseFailure...), ch.PostToolUseFailure...)
 	return &Runtime{
 		opts: opts, profile: prof, tools: exposed, reg: reg, fs: fs, perm: perm, permSummary: permSummary,
-		limits: limits, behavior: behavior, log: log, tmp: tmp, sessions: map[*Session]struct{}{},
+		limits: limits, behavior: behavior, web: w, log: log, tmp: tmp, sessions: map[*Session]struct{}{},
 	}, nil
 }
 
@@ -241,7 +281,23 @@ func (r *Runtime) Close() error {
 		errs = append(errs, s.Close())
 	}
 	errs = append(errs, r.fs.Close(), r.tmp.close())
+	r.web.Fetcher.Close()
 	return errors.Join(errs...)
+}
+
+// newWeb builds the web tools' fetcher and search backend from opts and
+// the environment.
+func newWeb(opts Options) (*tools.Web, error) {
+	f, err := web.NewFetcher(web.FetchOptions{AllowHosts: opts.AllowHosts, UserAgent: UserAgent, TLS: opts.WebTLS})
+	if err != nil {
+		return nil, fmt.Errorf("allow hosts: %w", err)
+	}
+	s, err := web.NewSearchBackend(web.SearchConfig{Backend: opts.Search.Backend, URL: opts.Search.URL, APIKey: opts.Search.APIKey}, os.Getenv)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("web search: %w", err)
+	}
+	return &tools.Web{Fetcher: f, Search: s}, nil
 }
 
 // newRegistry registers the tools, turning a registration panic (a bad or

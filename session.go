@@ -14,6 +14,7 @@ import (
 	"github.com/hands-dev/hands/internal/permission"
 	"github.com/hands-dev/hands/internal/sandbox/confine"
 	"github.com/hands-dev/hands/internal/tools"
+	"github.com/hands-dev/hands/model"
 	"github.com/hands-dev/hands/tool"
 )
 
@@ -52,6 +53,8 @@ func (r *Runtime) NewSession() (*Session, error) {
 	tmp := filepath.Join(dir, "tmp")
 	s := &Session{rt: r, dir: dir, tmp: tmp, saved: saved, state: tools.NewState(r.fs, r.limits, tmp)}
 	s.state.Behavior = r.behavior
+	s.state.Web = r.web
+	s.state.Model = r.opts.Model
 	r.startShell(s.state)
 	disabled := map[string]bool{}
 	for _, d := range r.opts.DisabledTools {
@@ -81,6 +84,11 @@ func (r *Runtime) NewSession() (*Session, error) {
 	r.sessions[s] = struct{}{}
 	return s, nil
 }
+
+// SetModel sets the model that answers web_fetch's prompt in this session
+// (the MCP server sets the client's, through sampling), replacing
+// Options.Model. Call it before the session's first call.
+func (s *Session) SetModel(m model.Model) { s.state.Model = m }
 
 // Executor returns the session's executor, for hosts that observe or extend
 // it before the first call.

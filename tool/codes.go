@@ -101,6 +101,23 @@ var (
 	GlobInvalidPattern = code("GLOB_INVALID_PATTERN")
 	// GlobInvalidType: the entry type is not file or dir.
 	GlobInvalidType = code("GLOB_INVALID_TYPE")
+
+	// NetworkBlocked: a web fetch would reach an address the server's
+	// network guard refuses (loopback, private, link-local, metadata).
+	NetworkBlocked = code("NETWORK_BLOCKED")
+	// NetworkError: a web request failed: the name did not resolve, the
+	// connection or TLS failed, the time ran out, or redirects looped.
+	NetworkError = code("NETWORK_ERROR")
+	// HTTPError: the web server answered with an error status.
+	HTTPError = code("HTTP_ERROR")
+	// UnsupportedContent: the page is not text, HTML or JSON.
+	UnsupportedContent = code("UNSUPPORTED_CONTENT")
+	// ResponseTooLarge: the page is over the size a fetch reads.
+	ResponseTooLarge = code("RESPONSE_TOO_LARGE")
+	// SearchNotConfigured: no web search backend is configured.
+	SearchNotConfigured = code("SEARCH_NOT_CONFIGURED")
+	// SearchFailed: the search backend failed or refused the search.
+	SearchFailed = code("SEARCH_FAILED")
 )
 
 var allCodes = []Code{
@@ -111,6 +128,8 @@ var allCodes = []Code{
 	StrReplaceNotFound, StrReplaceAmbiguous,
 	GrepInvalidPattern, GrepInvalidOutputMode,
 	GlobInvalidPattern, GlobInvalidType,
+	NetworkBlocked, NetworkError, HTTPError, UnsupportedContent, ResponseTooLarge,
+	SearchNotConfigured, SearchFailed,
 }
 
 // Codes lists every declared code.

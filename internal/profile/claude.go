@@ -90,12 +90,22 @@ func claude(lim tools.Limits) *Profile {
 				{Name: "cell_type", Description: "The type of the cell (code or markdown). If not specified, it defaults to the current cell type. If using edit_mode=insert, this is required.", Schema: `{"enum":["code","markdown"]}`},
 				{Name: "edit_mode", Description: "The type of edit to make (replace, insert, delete). Defaults to replace.", Schema: `{"enum":["replace","insert","delete"]}`},
 			}},
+			// The web tools (issue 16): Claude Code 2.1.7's schemas and descriptions.
+			{Core: "web_fetch", Name: "WebFetch", Description: desc("claude/WebFetch.md"), Params: []Param{
+				{Name: "url", Description: "The URL to fetch content from", Schema: `{"format":"uri"}`},
+				{Name: "prompt", Description: "The prompt to run on the fetched content"},
+			}},
 			{Core: "todo_write", Name: "TodoWrite", Description: desc("claude/TodoWrite.md"), Params: []Param{
 				{Name: "todos", Description: "The updated todo list", Items: []Param{
 					{Name: "content", NoDescription: true, Schema: `{"minLength":1}`},
 					{Name: "status", NoDescription: true, Schema: `{"enum":["pending","in_progress","completed"]}`},
 					{Name: "activeForm", NoDescription: true, Schema: `{"minLength":1}`},
 				}, ItemsRequired: []string{"content", "status", "activeForm"}},
+			}},
+			{Core: "web_search", Name: "WebSearch", Description: desc("claude/WebSearch.md"), Params: []Param{
+				{Name: "query", Description: "The search query to use", Schema: `{"minLength":2}`},
+				{Name: "allowed_domains", Description: "Only include search results from these domains"},
+				{Name: "blocked_domains", Description: "Never include search results from these domains"},
 			}},
 			{Core: "task_kill", Name: "KillShell", Description: desc("claude/KillShell.md"), Params: []Param{
 				{Name: "shell_id", Core: "task_id", Description: "The ID of the background shell to kill"},
@@ -198,6 +208,8 @@ func renderClaude(r *Rendering) {
 		r.Text(claudeNotebook(r, out))
 	case *tools.TodoWriteOutput:
 		r.Text(claudeTodos)
+	default:
+		claudeWebResult(r)
 	}
 }
 
@@ -208,6 +220,9 @@ func claudeError(r *Rendering, e *tool.Error) string {
 		if s, ok := claudeProblem(r.Entry, e.Problem); ok {
 			return s
 		}
+	}
+	if text, ok := claudeWebError(r, e); ok {
+		return text
 	}
 	switch e.Code {
 	case tool.FileNotViewed:

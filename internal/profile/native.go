@@ -31,6 +31,8 @@ func native(lim tools.Limits) *Profile {
 			{Core: "enter_plan_mode", Name: "enter_plan_mode"},
 			{Core: "exit_plan_mode", Name: "exit_plan_mode"},
 			{Core: "ask_user_question", Name: "ask_user_question"},
+			{Core: "web_fetch", Name: "web_fetch"},
+			{Core: "web_search", Name: "web_search"},
 		},
 	}
 }

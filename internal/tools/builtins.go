@@ -24,6 +24,8 @@ func Builtins(lim Limits) []tool.Tool {
 		EnterPlanMode(),
 		ExitPlanMode(),
 		AskUserQuestion(),
+		WebFetch(lim),
+		WebSearch(),
 	}
 	for i, t := range ts {
 		ts[i] = withLimits(t, lim)

@@ -47,6 +47,9 @@ type Limits struct {
 	GlobChars int `json:"glob_chars,omitempty"`
 	// MaxEdits bounds the edits of one multi-edit call; default 1000.
 	MaxEdits int `json:"max_edits,omitempty"`
+	// WebFetchChars bounds the page text web_fetch returns when no model
+	// answers its prompt; default 100,000 characters.
+	WebFetchChars int `json:"web_fetch_chars,omitempty"`
 }
 
 // DefaultLimits returns the limits of DESIGN.md.
@@ -65,6 +68,7 @@ func DefaultLimits() Limits {
 		GrepChars:       20000,
 		GlobChars:       30000,
 		MaxEdits:        1000,
+		WebFetchChars:   100000,
 	}
 }
 
@@ -99,6 +103,7 @@ func (l Limits) WithDefaults() Limits {
 	set(&l.GrepChars, d.GrepChars)
 	set(&l.GlobChars, d.GlobChars)
 	set(&l.MaxEdits, d.MaxEdits)
+	set(&l.WebFetchChars, d.WebFetchChars)
 	return l
 }
 
@@ -106,7 +111,7 @@ func (l Limits) WithDefaults() Limits {
 func (l Limits) Check() error {
 	switch {
 	case l.MaxFileSize < 0 || l.ReadWholeBytes < 0 || l.ReadLines < 0 || l.LineChars < 0 || l.ReadChars < 0 || l.BashOutputChars < 0 ||
-		l.MaxJobs < 0 || l.GrepChars < 0 || l.GlobChars < 0 || l.MaxEdits < 0:
+		l.MaxJobs < 0 || l.GrepChars < 0 || l.GlobChars < 0 || l.MaxEdits < 0 || l.WebFetchChars < 0:
 		return fmt.Errorf("limits must not be negative: %+v", l)
 	case l.BashTimeout < 0 || l.BashMaxTimeout < 0 || l.TaskWait < 0:
 		return fmt.Errorf("timeouts must not be negative: bash timeout %s, max %s, task wait %s", l.BashTimeout, l.BashMaxTimeout, l.TaskWait)
@@ -134,6 +139,11 @@ func (l Limits) Describe(text string) string {
 	}
 	return b.String()
 }
+
+// Today is the date the runtime was built, as 2006-01-02, for
+// descriptions that state it (Claude Code's WebSearch tells the model the
+// year to search for).
+func (l Limits) Today() string { return time.Now().Format(time.DateOnly) }
 
 // BashTimeoutMS is the default shell timeout in milliseconds.
 func (l Limits) BashTimeoutMS() int64 { return l.BashTimeout.Milliseconds() }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hands-dev/hands/internal/jobs"
 	"github.com/hands-dev/hands/internal/sandbox"
+	"github.com/hands-dev/hands/model"
 	"github.com/hands-dev/hands/tool"
 )
 
@@ -34,6 +35,12 @@ type State struct {
 	// Plan is the session's permission mode, for the plan tools; nil when
 	// the host has no modes.
 	Plan PlanMode
+	// Web is how the web tools reach the web; nil when the host offers
+	// none.
+	Web *Web
+	// Model answers web_fetch's prompt; nil when none is available. The
+	// host sets it before the session's first call.
+	Model model.Model
 
 	mu   sync.Mutex
 	cwd  string

@@ -109,6 +109,10 @@ func (r *Redirect) StatusText() string {
 // URLError is a URL refused before anything was sent.
 type URLError struct {
 	URL, Reason string
+	// Malformed reports that the text is not a URL at all (it does not
+	// parse, or lacks a scheme or host), as opposed to a URL a fetch
+	// refuses.
+	Malformed bool
 }
 
 func (e *URLError) Error() string { return fmt.Sprintf("invalid URL %q: %s", e.URL, e.Reason) }
@@ -158,10 +162,10 @@ func (e *TimeoutError) Error() string {
 // MaxURLLength characters.
 func ParseURL(raw string) (*url.URL, error) {
 	if strings.TrimSpace(raw) == "" {
-		return nil, &URLError{raw, "it is empty; give a full URL such as https://example.com/docs"}
+		return nil, &URLError{raw, "it is empty; give a full URL such as https://example.com/docs", true}
 	}
 	if len(raw) > MaxURLLength {
-		return nil, &URLError{raw[:60] + "…", fmt.Sprintf("it is %d characters long, over the limit of %d", len(raw), MaxURLLength)}
+		return nil, &URLError{URL: Cut(raw, 60) + "…", Reason: fmt.Sprintf("it is %d characters long, over the limit of %d", len(raw), MaxURLLength)}
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -169,27 +173,27 @@ func ParseURL(raw string) (*url.URL, error) {
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return nil, &URLError{raw, fmt.Sprintf("it does not parse (%v); give a full URL such as https://example.com/docs", err)}
+		return nil, &URLError{raw, fmt.Sprintf("it does not parse (%v); give a full URL such as https://example.com/docs", err), true}
 	}
 	switch strings.ToLower(u.Scheme) {
 	case "https":
 	case "http":
 		u.Scheme = "https"
 	case "":
-		return nil, &URLError{raw, "it has no scheme; give a full URL such as https://" + strings.TrimPrefix(raw, "//")}
+		return nil, &URLError{raw, "it has no scheme; give a full URL such as https://" + strings.TrimPrefix(raw, "//"), true}
 	default:
-		return nil, &URLError{raw, fmt.Sprintf("the scheme %q is not supported; only http and https URLs can be fetched", u.Scheme)}
+		return nil, &URLError{URL: raw, Reason: fmt.Sprintf("the scheme %q is not supported; only http and https URLs can be fetched", u.Scheme)}
 	}
 	u.Scheme = "https"
 	if u.Opaque != "" || u.Hostname() == "" {
-		return nil, &URLError{raw, "it names no host; give a full URL such as https://example.com/docs"}
+		return nil, &URLError{raw, "it names no host; give a full URL such as https://example.com/docs", true}
 	}
 	if u.User != nil {
-		return nil, &URLError{raw, "it carries a user name or password; credentials in URLs are not sent"}
+		return nil, &URLError{URL: raw, Reason: "it carries a user name or password; credentials in URLs are not sent"}
 	}
 	if p := u.Port(); p != "" {
 		if n, err := parsePort(p); err != nil || n == 0 {
-			return nil, &URLError{raw, fmt.Sprintf("the port %q is not a number from 1 to 65535", p)}
+			return nil, &URLError{URL: raw, Reason: fmt.Sprintf("the port %q is not a number from 1 to 65535", p)}
 		}
 	}
 	u.Fragment = ""
@@ -312,7 +316,7 @@ func (f *Fetcher) fetch(ctx context.Context, u *url.URL) (*Page, error) {
 	for hops := 0; ; hops++ {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, cur.String(), nil)
 		if err != nil {
-			return nil, &URLError{cur.String(), err.Error()}
+			return nil, &URLError{URL: cur.String(), Reason: err.Error()}
 		}
 		req.Header.Set("User-Agent", f.opts.UserAgent)
 		req.Header.Set("Accept", "text/markdown, text/html, */*")
