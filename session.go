@@ -90,6 +90,10 @@ func (r *Runtime) NewSession() (*Session, error) {
 // Options.Model. Call it before the session's first call.
 func (s *Session) SetModel(m model.Model) { s.state.Model = m }
 
+// Model returns the model that answers web_fetch's prompt in this session,
+// nil when there is none.
+func (s *Session) Model() model.Model { return s.state.Model }
+
 // Executor returns the session's executor, for hosts that observe or extend
 // it before the first call.
 func (s *Session) Executor() *tool.Executor { return s.exec }

@@ -143,6 +143,9 @@ func (s *Server) session(ss *mcp.ServerSession) (*session, error) {
 	}
 	hs.Executor().Ask = askClient
 	hs.SetAskUser(askUser)
+	if hs.Model() == nil && offersSampling(ss) {
+		hs.SetModel(samplingModel{ss})
+	}
 	sess := &session{hs: hs, stream: hs.Stream(context.Background())}
 	s.sessions[ss] = sess
 	if ss != nil {
