@@ -20,7 +20,7 @@ func TestImportDirection(t *testing.T) {
 	const mod = "github.com/hands-dev/hands"
 	const sdk = "github.com/modelcontextprotocol/go-sdk"
 	engines := []string{"internal/sandbox", "internal/textedit", "internal/notebook", "internal/jobs",
-		"internal/ignore", "internal/walk", "internal/glob", "internal/match", "internal/search", "internal/shellword"}
+		"internal/ignore", "internal/walk", "internal/glob", "internal/match", "internal/search", "internal/shellword", "internal/web"}
 	dec := json.NewDecoder(strings.NewReader(string(out)))
 	seen := 0
 	for dec.More() {

@@ -38,6 +38,7 @@ type common struct {
 	settings    list
 	permMode    string
 	allowBypass bool
+	allowHosts  list
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -55,6 +56,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.Var(&c.settings, "settings", "a Claude Code settings file whose permissions apply, above the project's .claude/settings*.json and ~/.claude/settings.json (repeatable)")
 	fs.StringVar(&c.permMode, "permission-mode", "", "mode sessions start in: default, acceptEdits, plan, dontAsk, bypassPermissions (default: the settings' defaultMode)")
 	fs.BoolVar(&c.allowBypass, "allow-bypass", false, "permit the bypassPermissions mode (every call runs without asking)")
+	fs.Var(&c.allowHosts, "allow-hosts", "host names, IP addresses or CIDR prefixes web_fetch may reach although local or private, e.g. localhost,10.0.0.0/8 (repeatable; comma-separated)")
 }
 
 // config is the file format of --config.
@@ -72,6 +74,14 @@ type config struct {
 	// Permissions has Claude Code's settings shape: allow, ask, deny,
 	// defaultMode, additionalDirectories.
 	Permissions hands.PermissionRules `json:"permissions"`
+	AllowHosts  []string              `json:"allow_hosts"`
+	// Search chooses web_search's backend; api_key may instead come from
+	// the environment (BRAVE_API_KEY, TAVILY_API_KEY).
+	Search struct {
+		Backend string `json:"backend"`
+		URL     string `json:"url"`
+		APIKey  string `json:"api_key"`
+	} `json:"search"`
 	// Hooks has Claude Code's settings shape: event → [{matcher, hooks:
 	// [{type: "command", command, timeout (seconds)}]}].
 	Hooks map[string][]struct {
@@ -115,7 +125,7 @@ func loadConfig(path string) (config, error) {
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("--config %s: %w (the file is a JSON object with keys roots, deny, profile, max_file_size, bash_timeout_ms, shell, disabled_tools, no_sandbox, allow_unsandboxed, env, hooks, permissions)", path, err)
+		return c, fmt.Errorf("--config %s: %w (the file is a JSON object with keys roots, deny, profile, max_file_size, bash_timeout_ms, shell, disabled_tools, no_sandbox, allow_unsandboxed, env, allow_hosts, search, hooks, permissions)", path, err)
 	}
 	return c, nil
 }
@@ -135,6 +145,8 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 		Shell:  cfg.Shell, DisabledTools: cfg.DisabledTools, NoSandbox: cfg.NoSandbox, Env: cfg.Env,
 		AllowUnsandboxed: cfg.Unsandboxed, Permissions: cfg.Permissions,
 		Settings: c.settings, ProjectSettings: true, PermissionMode: c.permMode, AllowBypass: c.allowBypass,
+		AllowHosts: cfg.AllowHosts,
+		Search:     hands.SearchOptions{Backend: cfg.Search.Backend, URL: cfg.Search.URL, APIKey: cfg.Search.APIKey},
 	}
 	hooks, err := cfg.hookCommands()
 	if err != nil {
@@ -169,6 +181,13 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 		for _, n := range strings.Split(c.disable, ",") {
 			if n = strings.TrimSpace(n); n != "" {
 				o.DisabledTools = append(o.DisabledTools, n)
+			}
+		}
+	}
+	for _, h := range c.allowHosts {
+		for _, h := range strings.Split(h, ",") {
+			if h = strings.TrimSpace(h); h != "" {
+				o.AllowHosts = append(o.AllowHosts, h)
 			}
 		}
 	}

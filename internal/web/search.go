@@ -111,7 +111,8 @@ func NewSearchBackend(cfg SearchConfig, getenv func(string) string) (SearchBacke
 		}
 		u, err := url.Parse(base)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("the SearXNG URL %q is not an http or https URL", base)
+			// The value is not shown: it may carry credentials.
+			return nil, fmt.Errorf("the SearXNG URL (%s or \"url\" under \"search\") is not an http or https URL such as http://localhost:8888", EnvSearXNG)
 		}
 		return &SearXNG{Base: u, Client: client}, nil
 	case "brave":

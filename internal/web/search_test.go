@@ -174,3 +174,20 @@ func FuzzParseURL(f *testing.F) {
 		}
 	})
 }
+
+func FuzzFilterDomains(f *testing.F) {
+	f.Add("https://docs.go.dev/x", "go.dev")
+	f.Add("http://[::1]:80/", "*.example.com")
+	f.Add("https://www.a.b/", "https://www.A.b/path")
+	f.Fuzz(func(t *testing.T, u, domain string) {
+		rs := []Result{{URL: u}}
+		allowed := FilterDomains(rs, []string{domain}, nil)
+		blocked := FilterDomains(rs, nil, []string{domain})
+		// A result is kept by allowing a domain exactly when it is dropped
+		// by blocking it (unless the domain is empty, which matches nothing,
+		// or the URL has no host, which is always dropped).
+		if NormalizeDomain(domain) != "" && strings.TrimPrefix(NormalizeDomain(domain), "www.") != "" && len(allowed)+len(blocked) > 1 {
+			t.Fatalf("%q both allowed and not blocked by %q", u, domain)
+		}
+	})
+}
