@@ -147,7 +147,7 @@ func TestWebGoldens(t *testing.T) {
 		})}, fetches("web_fetch")[:1]},
 		{"web_fetch/blocked", hands.Options{WebTLS: tlsConf}, []tool.Call{
 			call("web_fetch", `{"url":"`+base+`/docs","prompt":"x"}`),
-			call("web_fetch", `{"url":"https://localhost:1/","prompt":"x"}`),
+			call("web_fetch", `{"url":"https://[::1]:1/","prompt":"x"}`),
 			call("web_fetch", `{"url":"http://169.254.169.254/latest/meta-data/","prompt":"x"}`),
 			call("web_fetch", `{"url":"http://[::ffff:10.0.0.1]/","prompt":"x"}`),
 		}},

@@ -20,6 +20,10 @@
 //	!reply {"accepted":…}  the user's next answer to a tool's prompt, a
 //	                       tool.Reply as JSON (repeatable, in order);
 //	                       without one, no user can be asked
+//	!site DIR              serve the workspace's DIR over https on 127.0.0.1
+//	                       at $SITE (web_fetch may reach it)
+//	!searx FILE            answer web_search as a SearXNG instance whose
+//	                       JSON answer is the workspace's FILE
 //
 // Its sections are the workspace files (any name), "call" (one JSON call
 // {"name":…,"input":…} per line, run in order in one session), "want" (the
@@ -42,6 +46,8 @@ import (
 	"fmt"
 	"io/fs"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -114,6 +120,9 @@ type Scenario struct {
 	After map[string][]byte
 	// Replies are the user's answers to prompts, in order.
 	Replies []tool.Reply
+	// Site is the workspace directory served at $SITE; Searx the file a
+	// fake SearXNG answers with.
+	Site, Searx string
 }
 
 // Parse reads a scenario from txtar data.
@@ -145,6 +154,10 @@ func Parse(data []byte) (*Scenario, error) {
 			s.Specials = append(s.Specials, [2]string{"fifo", f[1]})
 		case "socket":
 			s.Specials = append(s.Specials, [2]string{"socket", f[1]})
+		case "site":
+			s.Site = f[1]
+		case "searx":
+			s.Searx = f[1]
 		case "symlink":
 			if len(f) != 3 {
 				return nil, fmt.Errorf("directive %q: want !symlink LINK TARGET", line)
@@ -329,6 +342,26 @@ func runFile(t *testing.T, file string, h Hooks) {
 			return r, nil
 		}
 	}
+	site := ""
+	if s.Site != "" {
+		srv := httptest.NewTLSServer(http.FileServer(http.Dir(filepath.Join(ws, filepath.FromSlash(s.Site)))))
+		defer srv.Close()
+		site = srv.URL
+		opts.AllowHosts = append(opts.AllowHosts, "127.0.0.1")
+		opts.WebTLS = srv.Client().Transport.(*http.Transport).TLSClientConfig
+	}
+	if s.Searx != "" {
+		answer := filepath.Join(ws, filepath.FromSlash(s.Searx))
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != "/search" || r.URL.Query().Get("format") != "json" {
+				http.NotFound(w, r)
+				return
+			}
+			http.ServeFile(w, r, answer)
+		}))
+		defer srv.Close()
+		opts.Search = hands.SearchOptions{Backend: "searxng", URL: srv.URL}
+	}
 	rt, err := hands.New(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -343,6 +376,9 @@ func runFile(t *testing.T, file string, h Hooks) {
 	for i, c := range s.Calls {
 		c.Input = json.RawMessage(strings.ReplaceAll(string(c.Input), "$ROOT", ws))
 		c.Input = json.RawMessage(strings.ReplaceAll(string(c.Input), "$SESSION", sessionName(sess)))
+		if site != "" {
+			c.Input = json.RawMessage(strings.ReplaceAll(string(c.Input), "$SITE", site))
+		}
 		res := sess.Call(context.Background(), c)
 		if until, ok := s.Until[i]; ok {
 			deadline := time.Now().Add(10 * time.Second)
@@ -359,7 +395,11 @@ func runFile(t *testing.T, file string, h Hooks) {
 		}
 		got.WriteString(Format(res))
 	}
-	out := strings.ReplaceAll(got.String(), sess.TempDir(), "$TMP")
+	out := got.String()
+	if site != "" {
+		out = strings.ReplaceAll(out, site, "$SITE")
+	}
+	out = strings.ReplaceAll(out, sess.TempDir(), "$TMP")
 	out = strings.ReplaceAll(out, sessionName(sess), "$SESSION")
 	out = strings.ReplaceAll(out, ws, "$ROOT")
 	out = strings.ReplaceAll(out, root, "$ROOT/..") // a path that left the root
