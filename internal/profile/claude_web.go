@@ -1,16 +1,16 @@
 package profile
 
 import (
-	"fmt"
-
 	"github.com/hands-dev/hands/internal/tools"
 	"github.com/hands-dev/hands/tool"
 )
 
-// Claude Code 2.1.7's web tool messages, read from its code (cli.js): the
-// URL check of WebFetch's validateInput and WebSearch's domain-list check.
+// Claude Code 2.1.7's web tool messages: a text that is no URL fails its
+// schema's url format (measured with ../shared/oracles/claude, scenario
+// webfetch_invalid_url); WebSearch's domain-list check is read from its
+// code (cli.js).
 const (
-	claudeInvalidURL   = "Error: Invalid URL \"%s\". The URL provided could not be parsed."
+	claudeInvalidURL   = "InputValidationError: [\n  {\n    \"code\": \"invalid_format\",\n    \"format\": \"url\",\n    \"path\": [\n      \"url\"\n    ],\n    \"message\": \"Invalid URL\"\n  }\n]"
 	claudeBothDomains  = "Error: Cannot specify both allowed_domains and blocked_domains in the same request"
 	claudeWebFetchName = "WebFetch"
 )
@@ -23,7 +23,7 @@ func claudeWebError(r *Rendering, e *tool.Error) (string, bool) {
 	}
 	switch r.detail("reason") {
 	case "invalid_url":
-		return fmt.Sprintf(claudeInvalidURL, r.detail("url")), true
+		return claudeInvalidURL, true
 	case "both_domains":
 		return claudeBothDomains, true
 	}
