@@ -13,7 +13,7 @@ import (
 
 // claudeUnbuilt are the tools of Claude Code 2.1.7 that Hands does not
 // have yet; the claude profile lists them once they exist.
-var claudeUnbuilt = []string{"Task", "WebFetch", "WebSearch", "Skill"}
+var claudeUnbuilt = []string{"Task", "Skill"}
 
 // claudeUnbuiltParams are parameters of Claude Code 2.1.7's tools that
 // Hands does not have: Bash's _simulatedSedEdit carries the result of Claude
