@@ -309,6 +309,10 @@ func (p *Policy) matches(r *Rule, info tool.Info, call tool.Call, in any) bool {
 		}
 		return false
 	case Domain:
+		if d, ok := in.(interface{ Domain() string }); ok {
+			// The tool's decoded input names its host (web_fetch does).
+			return r.matchDomain(d.Domain())
+		}
 		var args struct {
 			URL string `json:"url"`
 		}

@@ -403,6 +403,11 @@ var toolCases = []toolCase{
 	{rules{deny: []string{"WebFetch(domain:example.com)"}}, Default, fetchInfo, nil, `{"url":"https://EXAMPLE.com./x"}`, D},
 	{rules{deny: []string{"WebFetch(domain:example.com)"}}, Default, fetchInfo, nil, `{"url":"https://evil.example.com/x"}`, A},
 	{rules{deny: []string{"WebFetch(domain:*.example.com)"}}, Default, fetchInfo, nil, `{"url":"https://evil.example.com/x"}`, D},
+	// The decoded input's Domain (web_fetch's) decides, whatever the
+	// profile calls the URL parameter.
+	{rules{deny: []string{"WebFetch(domain:example.com)"}}, Default, fetchInfo, domainIn("example.com"), `{"address":"https://example.com/x"}`, D},
+	{rules{allow: []string{"WebFetch(domain:*.example.com)"}}, Default, fetchInfo, domainIn("docs.example.com"), `{"url":"https://other.org/"}`, A},
+	{rules{deny: []string{"WebFetch(domain:example.com)"}}, Default, fetchInfo, domainIn("other.org"), `{"url":"https://example.com/x"}`, A},
 	{rules{deny: []string{"mcp__github"}}, Default, mcpInfo, nil, "", D},
 	{rules{deny: []string{"mcp__github"}}, Default, mcpOther, nil, "", Q},
 	{rules{allow: []string{"mcp__github__create_issue"}}, Default, mcpInfo, nil, "", A},
@@ -414,6 +419,11 @@ var toolCases = []toolCase{
 	{rules{allow: []string{"Task(Explore)"}}, Default, tool.Info{Name: "Task", Core: "task"}, nil, "", Q},
 	{rules{deny: []string{"Task"}}, Default, tool.Info{Name: "Task", Core: "task"}, nil, "", D},
 }
+
+// domainIn is a decoded input that names the host it fetches.
+type domainIn string
+
+func (d domainIn) Domain() string { return string(d) }
 
 func TestToolRules(t *testing.T) {
 	for i, c := range toolCases {
