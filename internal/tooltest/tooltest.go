@@ -45,14 +45,12 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -470,20 +468,6 @@ func rewrite(file string, data []byte, want string, after map[string][]byte) err
 	}
 	ar.Files = files
 	return os.WriteFile(file, txtar.Format(ar), 0o644)
-}
-
-// makeSpecial makes a named pipe or a Unix socket file at path; the socket
-// file stays after its listener is closed, with nothing listening.
-func makeSpecial(kind, path string) error {
-	if kind == "fifo" {
-		return syscall.Mkfifo(path, 0o644)
-	}
-	l, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
-	if err != nil {
-		return err
-	}
-	l.SetUnlinkOnClose(false)
-	return l.Close()
 }
 
 // sessionName is the name of a session's directory, which names its plan
