@@ -86,3 +86,25 @@ func TestRaceSwapDirForSymlink(t *testing.T) {
 		t.Errorf("files were created outside the root: %v", got)
 	}
 }
+
+// TestReadDirRefusesASwappedInDeniedDir resolves root/pub, then swaps it for
+// a link to the denied root/secret: listing the resolved path must be
+// refused, naming nothing of secret.
+func TestReadDirRefusesASwappedInDeniedDir(t *testing.T) {
+	root := tempBase(t)
+	must(t, os.MkdirAll(filepath.Join(root, "pub"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(root, "secret"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "secret", "key.txt"), []byte("k"), 0o600))
+	s := newSet(t, []string{root}, []string{"secret/"})
+	p, err := s.Resolve(root, "pub")
+	must(t, err)
+	must(t, os.Remove(filepath.Join(root, "pub")))
+	must(t, os.Symlink("secret", filepath.Join(root, "pub")))
+	list, err := s.ReadDir(p)
+	if err == nil {
+		t.Fatalf("a swapped-in denied directory was listed: %v", list)
+	}
+	if k, ok := kindOf(err); !ok || k != Denied {
+		t.Errorf("error %v, want a denial", err)
+	}
+}

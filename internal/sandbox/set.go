@@ -310,6 +310,11 @@ func (s *Set) ReadDir(p Path) ([]os.DirEntry, error) {
 	if err != nil {
 		return nil, s.fail("readdir", abs, err)
 	}
+	// os.Root keeps the open inside the root; what was opened must also
+	// not be a denied directory swapped in after Resolve.
+	if f, err = s.opened(f, abs); err != nil {
+		return nil, err
+	}
 	defer f.Close()
 	list, err := f.ReadDir(-1)
 	if err != nil {
