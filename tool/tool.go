@@ -174,7 +174,7 @@ func (t *typed[In, Out]) Decode(raw json.RawMessage) (any, error) {
 		p = t.valid.check(args)
 	}
 	if p != nil {
-		return nil, problemError(t.info.Name, p)
+		return nil, ProblemError(t.info.Name, p)
 	}
 	var in In
 	if err := json.Unmarshal(mustMarshal(args), &in); err != nil {
@@ -183,9 +183,9 @@ func (t *typed[In, Out]) Decode(raw json.RawMessage) (any, error) {
 	return in, nil
 }
 
-// problemError is the INVALID_INPUT error of a call whose arguments the
-// schema refused.
-func problemError(name string, p *Problem) *Error {
+// ProblemError is the INVALID_INPUT error of a call to the tool named name
+// (its core name) whose arguments a schema refused for p.
+func ProblemError(name string, p *Problem) *Error {
 	format := "invalid arguments for %s: %s"
 	if p.Kind == NotJSON || p.Kind == NotObject {
 		format = "arguments of %s %s"

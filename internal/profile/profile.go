@@ -348,6 +348,10 @@ type wrapped struct {
 	exposed []string
 	// ignoreUnknown drops unknown parameters instead of refusing them.
 	ignoreUnknown bool
+	// enums holds the values of each enum the profile adds to a
+	// parameter, by the parameter's Schema text, parsed once here rather
+	// than on every call.
+	enums map[string][]json.RawMessage
 }
 
 func wrap(t tool.Tool, e Entry, carry bool) *wrapped {
@@ -369,7 +373,8 @@ func wrap(t tool.Tool, e Entry, carry bool) *wrapped {
 	if e.MaxResultChars != 0 {
 		info.MaxResultChars = e.MaxResultChars
 	}
-	w := &wrapped{core: t, e: e, carry: carry, byName: map[string]Param{}}
+	w := &wrapped{core: t, e: e, carry: carry, byName: map[string]Param{}, enums: map[string][]json.RawMessage{}}
+	w.addEnums(e.Params)
 	if e.Params != nil {
 		schema, err := buildSchema(info.InputSchema, e)
 		if err != nil {
@@ -549,26 +554,35 @@ func (w *wrapped) renameItems(v json.RawMessage, p Param) (json.RawMessage, *too
 // render. The core tools accept wider values (or check them in their own
 // words), so the exposed schema is enforced here.
 func (w *wrapped) checkEnum(p Param, at string, v json.RawMessage) *tool.Error {
-	if p.Schema == "" {
-		return nil
-	}
-	var kw struct {
-		Enum []json.RawMessage `json:"enum"`
-	}
-	if json.Unmarshal([]byte(p.Schema), &kw) != nil || kw.Enum == nil {
+	enum, ok := w.enums[p.Schema]
+	if !ok {
 		return nil
 	}
 	var want []string
-	for _, e := range kw.Enum {
-		if bytes.Equal(bytes.TrimSpace(e), bytes.TrimSpace(v)) {
+	for _, e := range enum {
+		if bytes.Equal(e, bytes.TrimSpace(v)) {
 			return nil
 		}
 		want = append(want, string(e))
 	}
 	pr := &tool.Problem{Kind: tool.NotAllowed, At: at, Value: v, Want: want}
-	e := tool.Errorf(tool.InvalidInput, "invalid arguments for %s: %s", tool.ToolName(w.core.Info().Name), pr).Reword(w)
-	e.Problem = pr
-	return e
+	return tool.ProblemError(w.core.Info().Name, pr).Reword(w)
+}
+
+// addEnums parses the enums the parameters' Schema keywords add.
+func (w *wrapped) addEnums(ps []Param) {
+	for _, p := range ps {
+		var kw struct {
+			Enum []json.RawMessage `json:"enum"`
+		}
+		if p.Schema != "" && json.Unmarshal([]byte(p.Schema), &kw) == nil && kw.Enum != nil {
+			for i := range kw.Enum {
+				kw.Enum[i] = bytes.TrimSpace(kw.Enum[i])
+			}
+			w.enums[p.Schema] = kw.Enum
+		}
+		w.addEnums(p.Items)
+	}
 }
 
 // renameErr speaks of the tool and its parameters by their exposed names,
