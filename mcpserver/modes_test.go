@@ -183,7 +183,7 @@ func TestClaudePlanFileOverMCP(t *testing.T) {
 	}
 	u.answer(accept(map[string]any{"approve": true}))
 	out, isErr = call(t, cs, "ExitPlanMode", `{}`)
-	if want := "User has approved your plan. You can now start coding. Start with updating your todo list if applicable\n\nYour plan has been saved to: " + planFile + "\nYou can refer back to it if needed during implementation.\n\n## Approved Plan:\n# Plan\nstep 1"; isErr || out != want {
+	if want := "User has approved your plan. You can now start coding. Start with updating your todo list if applicable\n\nYour plan has been saved to: " + planFile + "\nYou can refer back to it if needed during implementation.\n\n## Approved Plan:\n# Plan\nstep 1\n\n<system-reminder>\n## Exited Plan Mode\n\nYou have exited plan mode. You can now make edits, run tools, and take actions. The plan file is located at " + planFile + " if you need to reference it.\n</system-reminder>"; isErr || out != want {
 		t.Errorf("approved: %q", out)
 	}
 }
@@ -284,5 +284,35 @@ func TestNoElicitationFailsClosed(t *testing.T) {
 	out, isErr = call(t, cs, "ask_user_question", questions)
 	if !isErr || !strings.Contains(out, "no user can be asked") {
 		t.Errorf("questions without elicitation: %s", out)
+	}
+}
+
+// TestAskRuleOnAskingTools: an ask rule on a tool that asks its user itself
+// (AskUserQuestion, ExitPlanMode) is answered by that tool's own prompt, in
+// one elicitation, as Claude Code's dialogs are; a deny rule still refuses
+// them without asking anything.
+func TestAskRuleOnAskingTools(t *testing.T) {
+	u := &user{}
+	cs, _ := modeSession(t, hands.Options{Profile: "claude", Permissions: hands.PermissionRules{
+		Ask: []string{"AskUserQuestion", "ExitPlanMode"}}}, u)
+	u.answer(accept(map[string]any{"q1": "Postgres", "q2": []any{"Auth"}}))
+	out, isErr := call(t, cs, "AskUserQuestion", questions)
+	if isErr || !strings.Contains(out, `"Which database?"="Postgres"`) || u.count() != 1 {
+		t.Errorf("questions under an ask rule: %q, %d elicitations", out, u.count())
+	}
+	call(t, cs, "EnterPlanMode", `{}`)
+	u.answer(accept(map[string]any{"approve": true}))
+	// Other properties are ignored, as Claude Code's schema admits them.
+	out, isErr = call(t, cs, "ExitPlanMode", `{"plan":"1. step","launchSwarm":true}`)
+	if isErr || !strings.HasPrefix(out, "User has approved exiting plan mode.") || u.count() != 2 {
+		t.Errorf("plan under an ask rule: %q, %d elicitations", out, u.count())
+	}
+
+	d := &user{}
+	cs, _ = modeSession(t, hands.Options{Profile: "claude", Permissions: hands.PermissionRules{
+		Deny: []string{"AskUserQuestion"}}}, d)
+	out, isErr = call(t, cs, "AskUserQuestion", questions)
+	if !isErr || !strings.Contains(out, "AskUserQuestion") || d.count() != 0 {
+		t.Errorf("denied questions: %q, %d elicitations", out, d.count())
 	}
 }

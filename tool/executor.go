@@ -224,6 +224,9 @@ func (e *Executor) permit(ctx context.Context, info Info, call Call, in any) *Er
 	case Allow:
 		return nil
 	case Ask:
+		if info.AsksUser {
+			return nil // the tool's own prompt to the user is the ask
+		}
 		if e.Ask != nil {
 			ok, err := e.Ask(ctx, info, call, reason)
 			if err == nil && ok {

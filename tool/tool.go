@@ -59,6 +59,12 @@ type Info struct {
 	// that is no core tool), so that permission rules match the core tool
 	// whichever profile names it.
 	Core string
+	// AsksUser reports that the tool itself puts its call to the user
+	// (a plan to approve, questions to answer): a policy's Ask is answered
+	// by that prompt rather than by a second one before it, as Claude
+	// Code's ExitPlanMode and AskUserQuestion dialogs are their permission
+	// prompts. A Deny still refuses the call.
+	AsksUser bool
 }
 
 // Spec declares a tool with input type In.
@@ -70,6 +76,8 @@ type Spec[In any] struct {
 	Destructive bool
 	Idempotent  bool
 	OpenWorld   bool
+	// AsksUser: see Info.AsksUser.
+	AsksUser bool
 	// ConcurrencySafe decides per input whether the call may run in parallel
 	// with other safe calls; nil means ReadOnly decides.
 	ConcurrencySafe func(In) bool
@@ -152,7 +160,7 @@ func New[In, Out any](spec Spec[In], run func(ctx context.Context, env *Env, in 
 		Name: spec.Name, Title: spec.Title, Description: spec.Description,
 		InputSchema: mustJSON(in), OutputSchema: mustJSON(out),
 		ReadOnly: spec.ReadOnly, Destructive: spec.Destructive,
-		Idempotent: spec.Idempotent, OpenWorld: spec.OpenWorld,
+		Idempotent: spec.Idempotent, OpenWorld: spec.OpenWorld, AsksUser: spec.AsksUser,
 		MaxResultChars: spec.MaxResultChars,
 	}
 	return t

@@ -32,7 +32,7 @@ func claude(lim tools.Limits) *Profile {
 		// oldest first; Grep searches hidden files (Claude Code 2.1.7).
 		Behavior: tools.Behavior{ReadFilesOnly: true, ReadWholeFile: true, ReadPastEndIsEmpty: true,
 			EditCreatesFile: true, EditRefusesNotebooks: true, GlobAll: true, GrepHidden: true, GrepByPath: true, GrepBadPatternFindsNothing: true,
-			NotebookSourceString: true, TaskOutputWhole: true, CommandFailureIsError: true},
+			NotebookSourceString: true, TaskOutputWhole: true, CommandFailureIsError: true, ExitPlanWithoutPlan: true},
 		Render: renderClaude,
 		Tools: []Entry{
 			{Core: "task_output", Name: "TaskOutput", Description: desc("claude/TaskOutput.md"), Params: []Param{

@@ -12,9 +12,10 @@ import (
 var (
 	claudeEnterPlanMode = Entry{Core: "enter_plan_mode", Name: "EnterPlanMode", Description: desc("claude/EnterPlanMode.md"), Params: []Param{}}
 	// ExitPlanMode's schema allows any other property, as Claude Code's
-	// does; Hands still refuses a parameter it does not know, naming the
-	// ones it takes.
-	claudeExitPlanMode = Entry{Core: "exit_plan_mode", Name: "ExitPlanMode", Description: desc("claude/ExitPlanMode.md"),
+	// does, and other properties are ignored as Claude Code ignores them:
+	// a plan the model passes (as older versions took one) is not the
+	// plan; the plan file is.
+	claudeExitPlanMode = Entry{Core: "exit_plan_mode", Name: "ExitPlanMode", Description: desc("claude/ExitPlanMode.md"), IgnoreUnknown: true,
 		SchemaKeywords: `{"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":{}}`, Params: []Param{
 			{Name: "allowedPrompts", Core: "allowed_prompts", Description: "Prompt-based permissions needed to implement the plan. These describe categories of actions rather than specific commands.", Items: []Param{
 				{Name: "tool", Description: "The tool this prompt applies to", Schema: `{"enum":["Bash"]}`},
@@ -61,7 +62,16 @@ Plan mode is active. The user indicated that they do not want you to execute yet
 You should build your plan incrementally by writing to or editing this file. NOTE that this is the only file you are allowed to edit - other than this you are only allowed to take READ-ONLY actions.
 </system-reminder>`
 
-// claudeRejected is Claude Code's result of a tool use the user rejected.
+// claudeExitedPlan is the reminder Claude Code 2.1.7 attaches to an
+// approved ExitPlanMode (its plan_mode_exit attachment); %s is where the
+// plan file is, when there is one.
+const claudeExitedPlan = "\n\n<system-reminder>\n## Exited Plan Mode\n\nYou have exited plan mode. You can now make edits, run tools, and take actions.%s\n</system-reminder>"
+
+// claudeRejected is Claude Code's result of a tool use the user rejected
+// at its prompt: the strings its permission dialog returns (v4A and gyA in
+// 2.1.7's cli.js); "No, keep planning" on ExitPlanMode's dialog gives them
+// too. A permission-prompt tool's denial (headless) returns only its own
+// message instead; Hands asks through the client as the dialog does.
 const (
 	claudeRejected         = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). "
 	claudeRejectedFeedback = claudeRejected + "To tell you how to proceed, the user said:\n%s"
@@ -95,7 +105,15 @@ func renderClaudePlan(r *Rendering) bool {
 		}
 		r.Text(claudeEnteredPlan + fmt.Sprintf(claudePlanReminder, info))
 	case *tools.ExitPlanModeOutput:
-		r.Text(fmt.Sprintf("User has approved your plan. You can now start coding. Start with updating your todo list if applicable\n\nYour plan has been saved to: %s\nYou can refer back to it if needed during implementation.\n\n## Approved Plan:\n%s", out.PlanFile, out.Plan))
+		// The texts and the plan_mode_exit reminder Claude Code's loop
+		// attaches, recorded from Claude Code 2.1.7 with its permission
+		// prompts answered (testdata/claude/plan_recorded.jsonl).
+		if out.Plan == "" {
+			r.Text("User has approved exiting plan mode. You can now proceed." + fmt.Sprintf(claudeExitedPlan, ""))
+			break
+		}
+		r.Text(fmt.Sprintf("User has approved your plan. You can now start coding. Start with updating your todo list if applicable\n\nYour plan has been saved to: %s\nYou can refer back to it if needed during implementation.\n\n## Approved Plan:\n%s", out.PlanFile, out.Plan) +
+			fmt.Sprintf(claudeExitedPlan, fmt.Sprintf(" The plan file is located at %s if you need to reference it.", out.PlanFile)))
 	default:
 		return false // AskUserQuestion's core text is Claude Code's
 	}

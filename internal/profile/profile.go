@@ -73,6 +73,10 @@ type Entry struct {
 	// SchemaKeywords holds JSON Schema keywords put first in the exposed
 	// input schema, as a JSON object (such as {"$schema":"…"}).
 	SchemaKeywords string
+	// IgnoreUnknown drops parameters the entry does not expose instead of
+	// refusing the call, for a schema that admits any other property
+	// (Claude Code's ExitPlanMode: "additionalProperties": {}).
+	IgnoreUnknown bool
 	// OutputSchema replaces the core output schema when the profile
 	// changes the shape of the structured content.
 	OutputSchema json.RawMessage
@@ -191,6 +195,7 @@ func (p *Profile) Apply(core []tool.Tool) []tool.Tool {
 			panic(fmt.Sprintf("profile %s: %s is exposed twice", p.Name, e.Name))
 		}
 		w := wrap(t, e, p.Render != nil)
+		w.ignoreUnknown = e.IgnoreUnknown
 		if p.IgnoreUnknown {
 			w.ignoreUnknown = true
 			w.info.InputSchema = withoutKey(w.info.InputSchema, "additionalProperties")

@@ -52,7 +52,8 @@ type AskUserQuestionOutput struct {
 func (o *AskUserQuestionOutput) Content() []tool.Content {
 	var parts []string
 	for _, q := range o.Questions {
-		parts = append(parts, fmt.Sprintf("%q=%q", q.Question, o.Answers[q.Question]))
+		// Quoted as Claude Code quotes them: as given, nothing escaped.
+		parts = append(parts, `"`+q.Question+`"="`+o.Answers[q.Question]+`"`)
 	}
 	return []tool.Content{tool.Text("User has answered your questions: " + strings.Join(parts, ", ") + ". You can now continue with the user's answers in mind.")}
 }
@@ -64,6 +65,7 @@ func AskUserQuestion() tool.Tool {
 		Title:           "Ask the user",
 		Description:     askUserQuestionDescription,
 		ReadOnly:        true,
+		AsksUser:        true,
 		ConcurrencySafe: func(AskUserQuestionInput) bool { return false },
 		Validate:        validateQuestions,
 	}, func(ctx context.Context, env *tool.Env, in AskUserQuestionInput) (*AskUserQuestionOutput, error) {

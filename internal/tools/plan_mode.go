@@ -105,6 +105,9 @@ type ExitPlanModeOutput struct {
 
 // Content is the native text.
 func (o *ExitPlanModeOutput) Content() []tool.Content {
+	if o.Plan == "" {
+		return []tool.Content{tool.Text(fmt.Sprintf("The user approved leaving plan mode; the session is back in %s mode and you can start making changes.", o.Mode))}
+	}
 	return []tool.Content{tool.Text(fmt.Sprintf("The user approved your plan; the session is back in %s mode and you can start making changes. The plan is kept in %s.\n\nApproved plan:\n%s", o.Mode, o.PlanFile, o.Plan))}
 }
 
@@ -125,6 +128,7 @@ func ExitPlanMode() tool.Tool {
 		Title:           "Present the plan for approval",
 		Description:     exitPlanModeDescription,
 		ReadOnly:        true,
+		AsksUser:        true,
 		ConcurrencySafe: func(ExitPlanModeInput) bool { return false },
 	}, func(ctx context.Context, env *tool.Env, in ExitPlanModeInput) (*ExitPlanModeOutput, error) {
 		pm, terr := planMode(env)
@@ -142,13 +146,16 @@ func ExitPlanMode() tool.Tool {
 			if plan, terr = readPlan(st, file); terr != nil {
 				return nil, terr
 			}
-			if plan == "" {
+			if plan == "" && !st.Behavior.ExitPlanWithoutPlan {
 				return nil, toolErr(tool.InvalidInput, "no plan to present: write your plan to %s, or give it as %s", file, param("plan"))
 			}
 		} else if terr := writePlan(st, file, plan); terr != nil {
 			return nil, terr
 		}
 		msg := "The assistant has written up a plan and is ready to carry it out. Approve it to leave plan mode, or reject it and say what to change."
+		if plan == "" {
+			msg = "The assistant wants to leave plan mode without a written plan. Approve to leave plan mode, or reject it and say what to do instead."
+		}
 		if len(in.AllowedPrompts) > 0 {
 			var ps []string
 			for _, p := range in.AllowedPrompts {

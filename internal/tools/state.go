@@ -260,6 +260,10 @@ type Behavior struct {
 	// AllowUnsandboxed lets a call ask to run outside the confinement (seed
 	// 003's dangerously_disable_sandbox).
 	AllowUnsandboxed bool `json:"allow_unsandboxed,omitempty"`
+	// ExitPlanWithoutPlan lets exit_plan_mode ask the user to leave plan
+	// mode when no plan was written or given, instead of refusing (Claude
+	// Code 2.1.7's ExitPlanMode asks "Exit plan mode?" either way).
+	ExitPlanWithoutPlan bool `json:"exit_plan_without_plan,omitempty"`
 }
 
 // Close kills the session's jobs and releases what it holds.
