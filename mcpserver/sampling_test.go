@@ -21,6 +21,13 @@ import (
 // it, and connects a go-sdk client with opts.
 func webClient(t *testing.T, opts hands.Options, copts *mcp.ClientOptions) (*mcp.ClientSession, string) {
 	t.Helper()
+	return webClientSpeaking(t, opts, copts, "")
+}
+
+// webClientSpeaking is webClient with a client asking for a protocol
+// version ("" for the newest).
+func webClientSpeaking(t *testing.T, opts hands.Options, copts *mcp.ClientOptions, version string) (*mcp.ClientSession, string) {
+	t.Helper()
 	site := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, `<h1>Widget</h1><p>Version <b>4.2</b> is current.</p>`)
@@ -40,7 +47,7 @@ func webClient(t *testing.T, opts hands.Options, copts *mcp.ClientOptions) (*mcp
 	if _, err := srv.Connect(ctx, st); err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "sampler", Version: "1"}, copts).Connect(ctx, ct, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "sampler", Version: "1"}, copts).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatal(err)
 	}

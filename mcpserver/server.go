@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"sync"
 
 	"github.com/hands-dev/hands"
@@ -109,16 +110,45 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 			args = req.Params.Arguments
 		}
 		call := tool.Call{Name: name, Input: args}
-		ask := &askState{session: req.Session}
+		var answers mcp.InputResponseMap
 		if req.Params != nil {
-			ask.responses = req.Params.InputResponses
+			if answers, err = decodeState(req.Params.RequestState); err != nil {
+				return nil, err
+			}
+			if answers == nil {
+				answers = mcp.InputResponseMap{}
+			}
+			maps.Copy(answers, req.Params.InputResponses)
 		}
-		res := sess.stream.Go(context.WithValue(ctx, askKey{}, ask), call)()
-		if ask.needed != nil {
+		var res tool.Result
+		for round := 1; ; round++ {
+			ask := &askState{session: req.Session, responses: answers}
+			res = sess.stream.Go(context.WithValue(ctx, askKey{}, ask), call)()
+			if ask.needed == nil {
+				break
+			}
 			// The pipeline stopped at the permissions stage, or a tool
-			// stopped before it changed anything to ask its user. Ask
-			// the client; the call comes back with its answer.
-			return &mcp.CallToolResult{InputRequests: ask.needed}, nil
+			// stopped before it changed anything to ask its user or the
+			// client's model. Ask the client, then run the call again
+			// with every answer so far.
+			if round > maxRounds {
+				return nil, fmt.Errorf("%s asked the client %d times in one call; giving up", name, maxRounds)
+			}
+			if roundTrips(req.Session) {
+				state, err := encodeState(answers)
+				if err != nil {
+					return nil, err
+				}
+				return &mcp.CallToolResult{InputRequests: ask.needed, RequestState: state}, nil
+			}
+			got, err := fulfil(ctx, req.Session, ask.needed)
+			if err != nil {
+				return nil, err
+			}
+			if answers == nil {
+				answers = mcp.InputResponseMap{}
+			}
+			maps.Copy(answers, got)
 		}
 		if res.Code == tool.Canceled && ctx.Err() != nil {
 			// The client cancelled: it expects no result, and the SDK
