@@ -36,11 +36,12 @@ func (m samplingModel) Complete(ctx context.Context, system, prompt string) (str
 		ModelPreferences: &mcp.ModelPreferences{SpeedPriority: 1, CostPriority: 0.8, IntelligencePriority: 0.3},
 	}
 	var content []mcp.Content
-	if st, ok := ctx.Value(askKey{}).(*askState); ok {
-		// Inside a tools/call: a server request cannot be sent while
-		// serving one (SEP-2322), so the call returns the request as an
-		// input request and comes back with the answer; the fetched page
-		// waits in the cache meanwhile.
+	if st, ok := ctx.Value(askKey{}).(*askState); ok && roundTrips(m.ss) {
+		// Inside a tools/call of a 2026-07-28 client: a server request
+		// cannot be sent while serving one (SEP-2322), so the call
+		// returns the request as an input request and comes back with
+		// the answer; the fetched page waits in the cache meanwhile.
+		// Older clients are asked directly, while the call waits.
 		switch r := st.responses[samplingInput].(type) {
 		case *mcp.CreateMessageResult:
 			content = []mcp.Content{r.Content}
