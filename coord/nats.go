@@ -1,0 +1,356 @@
+package coord
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+)
+
+// Subjects: each loop answers queries on hands.coord.<id>.query and takes
+// shared data on hands.coord.<id>.share (both request/reply, so the sender
+// knows it was delivered); every loop says it is alive on
+// hands.coord.presence every Heartbeat, and "bye" when it leaves.
+const (
+	subjectPrefix   = "hands.coord."
+	presenceSubject = subjectPrefix + "presence"
+)
+
+// Heartbeat is how often a NATS member says it is alive; a member silent
+// for three heartbeats has ended.
+var Heartbeat = 500 * time.Millisecond
+
+// validID is what an execution id may hold over NATS: one subject token.
+var validID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
+
+// NATS connects loops through a NATS server.
+type NATS struct {
+	nc      *nats.Conn
+	mu      sync.Mutex
+	seen    map[string]presence // every loop heard of, and when
+	members map[string]*natsMember
+	presSub *nats.Subscription
+	seq     atomic.Uint64
+	stop    chan struct{}
+	wg      sync.WaitGroup
+}
+
+type presence struct {
+	last time.Time
+	bye  bool
+}
+
+type wire struct {
+	From     string          `json:"from"`
+	ID       string          `json:"id,omitempty"`
+	Question string          `json:"question,omitempty"`
+	DataType string          `json:"data_type,omitempty"`
+	Data     json.RawMessage `json:"data,omitempty"`
+	// Answer or Error reply to a query or share; State is a heartbeat's.
+	Answer string `json:"answer,omitempty"`
+	Error  string `json:"error,omitempty"`
+	State  string `json:"state,omitempty"`
+}
+
+// DialNATS connects to the NATS server at url (nats://host:4222).
+func DialNATS(url string) (*NATS, error) {
+	nc, err := nats.Connect(url, nats.Name("hands"), nats.MaxReconnects(-1))
+	if err != nil {
+		return nil, fmt.Errorf("coord: connecting to %s: %w", url, err)
+	}
+	n := &NATS{nc: nc, seen: map[string]presence{}, members: map[string]*natsMember{}, stop: make(chan struct{})}
+	n.presSub, err = nc.Subscribe(presenceSubject, func(m *nats.Msg) {
+		var w wire
+		if json.Unmarshal(m.Data, &w) != nil || !validID.MatchString(w.From) {
+			return
+		}
+		n.mu.Lock()
+		n.seen[w.From] = presence{last: time.Now(), bye: w.State == "bye"}
+		n.mu.Unlock()
+	})
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	n.wg.Add(1)
+	go n.beat()
+	return n, nil
+}
+
+// beat says every member of this connection is alive, each Heartbeat.
+func (n *NATS) beat() {
+	defer n.wg.Done()
+	t := time.NewTicker(Heartbeat)
+	defer t.Stop()
+	for {
+		select {
+		case <-n.stop:
+			return
+		case <-t.C:
+			n.mu.Lock()
+			ids := make([]string, 0, len(n.members))
+			for id := range n.members {
+				ids = append(ids, id)
+			}
+			n.mu.Unlock()
+			for _, id := range ids {
+				n.announce(id, "up")
+			}
+		}
+	}
+}
+
+func (n *NATS) announce(id, state string) {
+	b, _ := json.Marshal(wire{From: id, State: state})
+	_ = n.nc.Publish(presenceSubject, b)
+}
+
+// status says whether a loop is known and whether it has ended.
+func (n *NATS) status(id string) (known, ended bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	p, ok := n.seen[id]
+	if !ok {
+		return false, false
+	}
+	return true, p.bye || time.Since(p.last) > 3*Heartbeat
+}
+
+// Join implements Coordinator.
+func (n *NATS) Join(ctx context.Context, execID string) (Member, error) {
+	if !validID.MatchString(execID) {
+		return nil, fmt.Errorf("coord: execution id %q cannot be used over NATS: use 1 to 128 letters, digits, '-' or '_'", execID)
+	}
+	// Someone answering on the id's subject is a loop already running.
+	pctx, cancel := context.WithTimeout(ctx, 2*Heartbeat)
+	_, err := n.nc.RequestWithContext(pctx, subjectPrefix+execID+".share", []byte(`{"state":"ping"}`))
+	cancel()
+	if err == nil {
+		return nil, fmt.Errorf("coord: a loop with execution id %q is already running", execID)
+	}
+	m := &natsMember{n: n, id: execID, in: make(chan Message, queueSize), done: make(chan struct{})}
+	for _, kind := range []string{"query", "share"} {
+		sub, err := n.nc.Subscribe(subjectPrefix+execID+"."+kind, m.receive)
+		if err != nil {
+			m.unsubscribe()
+			return nil, err
+		}
+		m.subs = append(m.subs, sub)
+	}
+	if err := n.nc.Flush(); err != nil {
+		m.unsubscribe()
+		return nil, err
+	}
+	n.mu.Lock()
+	n.members[execID] = m
+	n.seen[execID] = presence{last: time.Now()}
+	n.mu.Unlock()
+	n.announce(execID, "up")
+	return m, nil
+}
+
+// Close implements Coordinator.
+func (n *NATS) Close() error {
+	n.mu.Lock()
+	ms := make([]*natsMember, 0, len(n.members))
+	for _, m := range n.members {
+		ms = append(ms, m)
+	}
+	n.mu.Unlock()
+	for _, m := range ms {
+		m.Leave()
+	}
+	select {
+	case <-n.stop:
+	default:
+		close(n.stop)
+	}
+	n.wg.Wait()
+	_ = n.nc.Drain()
+	n.nc.Close()
+	return nil
+}
+
+type natsMember struct {
+	n    *NATS
+	id   string
+	in   chan Message
+	subs []*nats.Subscription
+	mu   sync.Mutex
+	left bool
+	done chan struct{}
+}
+
+func (m *natsMember) ID() string               { return m.id }
+func (m *natsMember) Incoming() <-chan Message { return m.in }
+
+func (m *natsMember) unsubscribe() {
+	for _, s := range m.subs {
+		_ = s.Unsubscribe()
+	}
+}
+
+// receive takes a query or shared data from the wire.
+func (m *natsMember) receive(msg *nats.Msg) {
+	var w wire
+	if err := json.Unmarshal(msg.Data, &w); err != nil {
+		respond(msg, wire{Error: "malformed message: " + err.Error()})
+		return
+	}
+	if w.State == "ping" {
+		respond(msg, wire{Answer: "running"})
+		return
+	}
+	var in Message
+	if msg.Subject == subjectPrefix+m.id+".query" {
+		var once sync.Once
+		in = Message{Kind: KindQuery, From: w.From, ID: w.ID, Question: w.Question, Reply: func(a string) error {
+			err := fmt.Errorf("coord: query %s was already answered", w.ID)
+			once.Do(func() { err = respond(msg, wire{Answer: a}) })
+			return err
+		}}
+	} else {
+		in = Message{Kind: KindShare, From: w.From, DataType: w.DataType, Data: w.Data}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.left {
+		respond(msg, wire{Error: ErrEnded.Error()})
+		return
+	}
+	select {
+	case m.in <- in:
+		if in.Kind == KindShare {
+			respond(msg, wire{Answer: "delivered"})
+		}
+	default:
+		respond(msg, wire{Error: fmt.Sprintf("loop %s has %d messages waiting and takes no more", m.id, queueSize)})
+	}
+}
+
+func respond(msg *nats.Msg, w wire) error {
+	b, _ := json.Marshal(w)
+	return msg.Respond(b)
+}
+
+// request sends w to a loop's subject and waits for the reply, failing
+// with ErrEnded as soon as the loop stops saying it is alive.
+func (m *natsMember) request(ctx context.Context, to, kind string, w wire, timeout time.Duration) (wire, error) {
+	if m.isLeft() {
+		return wire{}, ErrClosed
+	}
+	if !validID.MatchString(to) {
+		return wire{}, fmt.Errorf("%w: %q is no execution id (1 to 128 letters, digits, '-' or '_')", ErrUnknown, to)
+	}
+	if known, ended := m.n.status(to); known && ended {
+		return wire{}, fmt.Errorf("%w: %s", ErrEnded, to)
+	}
+	b, _ := json.Marshal(w)
+	rctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	type answer struct {
+		msg *nats.Msg
+		err error
+	}
+	got := make(chan answer, 1)
+	go func() {
+		r, err := m.n.nc.RequestWithContext(rctx, subjectPrefix+to+"."+kind, b)
+		got <- answer{r, err}
+	}()
+	watch := time.NewTicker(Heartbeat)
+	defer watch.Stop()
+	for {
+		select {
+		case a := <-got:
+			switch {
+			case errors.Is(a.err, nats.ErrNoResponders):
+				if known, _ := m.n.status(to); known {
+					return wire{}, fmt.Errorf("%w: %s", ErrEnded, to)
+				}
+				return wire{}, fmt.Errorf("%w: %s", ErrUnknown, to)
+			case errors.Is(a.err, context.DeadlineExceeded) && ctx.Err() == nil:
+				return wire{}, fmt.Errorf("%w: %s did not answer within %s", ErrTimeout, to, timeout)
+			case a.err != nil:
+				return wire{}, a.err
+			}
+			var r wire
+			if err := json.Unmarshal(a.msg.Data, &r); err != nil {
+				return wire{}, fmt.Errorf("coord: malformed reply from %s: %w", to, err)
+			}
+			if r.Error != "" {
+				if r.Error == ErrEnded.Error() {
+					return wire{}, fmt.Errorf("%w: %s", ErrEnded, to)
+				}
+				return wire{}, fmt.Errorf("coord: %s: %s", to, r.Error)
+			}
+			return r, nil
+		case <-watch.C:
+			if known, ended := m.n.status(to); known && ended {
+				return wire{}, fmt.Errorf("%w while the query waited: %s", ErrEnded, to)
+			}
+		case <-m.done:
+			return wire{}, ErrClosed
+		}
+	}
+}
+
+func (m *natsMember) Query(ctx context.Context, to, question string, timeout time.Duration) (string, error) {
+	id := m.id + "-" + strconv.FormatUint(m.n.seq.Add(1), 10)
+	r, err := m.request(ctx, to, "query", wire{From: m.id, ID: id, Question: question}, timeout)
+	if err != nil {
+		return "", err
+	}
+	return r.Answer, nil
+}
+
+// shareTimeout bounds the wait for a loop to take shared data.
+const shareTimeout = 10 * time.Second
+
+func (m *natsMember) Share(ctx context.Context, to []string, dataType string, data json.RawMessage) error {
+	for _, t := range to {
+		if !validID.MatchString(t) {
+			return fmt.Errorf("%w: %q is no execution id (1 to 128 letters, digits, '-' or '_')", ErrUnknown, t)
+		}
+		if known, ended := m.n.status(t); known && ended {
+			return fmt.Errorf("%w: %s", ErrEnded, t)
+		}
+	}
+	for _, t := range to {
+		if _, err := m.request(ctx, t, "share", wire{From: m.id, DataType: dataType, Data: data}, shareTimeout); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *natsMember) isLeft() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.left
+}
+
+func (m *natsMember) Leave() error {
+	m.mu.Lock()
+	if m.left {
+		m.mu.Unlock()
+		return nil
+	}
+	m.left = true
+	close(m.done)
+	close(m.in)
+	m.mu.Unlock()
+	m.unsubscribe()
+	m.n.mu.Lock()
+	delete(m.n.members, m.id)
+	m.n.seen[m.id] = presence{last: time.Now(), bye: true}
+	m.n.mu.Unlock()
+	m.n.announce(m.id, "bye")
+	return m.n.nc.Flush()
+}
