@@ -72,12 +72,12 @@ func (l *Local) target(id string) (*localMember, error) {
 }
 
 type localMember struct {
-	l       *Local
-	id      string
-	in      chan Message
-	mu      sync.Mutex
-	done    chan struct{}
-	left    bool
+	l    *Local
+	id   string
+	in   chan Message
+	mu   sync.Mutex
+	done chan struct{}
+	left bool
 }
 
 func (m *localMember) ID() string               { return m.id }
