@@ -39,4 +39,8 @@ var (
 	ResponseTooLarge      = tool.ResponseTooLarge
 	SearchNotConfigured   = tool.SearchNotConfigured
 	SearchFailed          = tool.SearchFailed
+	LoopNotFound          = tool.LoopNotFound
+	LoopEnded             = tool.LoopEnded
+	LoopTimeout           = tool.LoopTimeout
+	NoCoordinator         = tool.NoCoordinator
 )

@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"sync"
 
+	"github.com/hands-dev/hands/coord"
 	"github.com/hands-dev/hands/internal/permission"
 	"github.com/hands-dev/hands/internal/profile"
 	"github.com/hands-dev/hands/internal/sandbox"
@@ -107,6 +108,22 @@ type Options struct {
 	// CA); nil uses the system's.
 	WebTLS *tls.Config `json:"-"`
 
+	// Coordinator connects the runtime's sessions (loops) to other loops,
+	// in this process (coord.NewLocal) or elsewhere (coord.DialNATS): each
+	// session joins it under its execution id and gets query_loop,
+	// share_data, complete_task and reply_query. Nil: no coordination
+	// tools are offered, except taskdaemon's three, which say that none is
+	// configured. The runtime does not close it.
+	Coordinator coord.Coordinator `json:"-"`
+	// ExecID is the execution id of the first session (its loop); later
+	// sessions get ExecID-2, ExecID-3, … Empty: generated.
+	ExecID string `json:"exec_id,omitempty"`
+	// Loops are loop types, each with its tool set (seed 004's
+	// taskdaemon.yml); Loop chooses the one this runtime serves, and only
+	// its tools are offered.
+	Loops map[string]LoopType `json:"loops,omitempty"`
+	Loop  string              `json:"loop,omitempty"`
+
 	// Tools are extra tools of the caller's own, offered beside the
 	// profile's under their own names.
 	Tools []tool.Tool `json:"-"`
@@ -151,6 +168,8 @@ type Runtime struct {
 
 	mu       sync.Mutex
 	sessions map[*Session]struct{}
+	nexec    int    // sessions started, for their execution ids
+	genID    string // the generated execution id, without ExecID
 	closed   bool
 }
 
@@ -195,7 +214,14 @@ func New(opts Options) (*Runtime, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hands: %w", err)
 	}
+	if opts.Coordinator != nil {
+		prof.AddCoordination()
+	}
 	exposed := append(prof.Apply(tools.Builtins(limits)), opts.Tools...)
+	if exposed, err = loopTools(exposed, opts.Loops, opts.Loop); err != nil {
+		fs.Close()
+		return nil, fmt.Errorf("hands: %w", err)
+	}
 	reg, err := newRegistry(exposed)
 	if err != nil {
 		fs.Close()

@@ -36,6 +36,10 @@ type Session struct {
 	once     sync.Once
 	closeErr error
 	nsaved   int
+
+	execID  string
+	events  chan CoordEvent
+	closing chan struct{}
 	mu       sync.Mutex
 }
 
@@ -51,7 +55,13 @@ func (r *Runtime) NewSession() (*Session, error) {
 		return nil, fmt.Errorf("hands: session temp dir: %w", err)
 	}
 	tmp := filepath.Join(dir, "tmp")
-	s := &Session{rt: r, dir: dir, tmp: tmp, saved: saved, state: tools.NewState(r.fs, r.limits, tmp)}
+	s := &Session{rt: r, dir: dir, tmp: tmp, saved: saved, state: tools.NewState(r.fs, r.limits, tmp),
+		execID: r.nextExecID(), closing: make(chan struct{})}
+	if err := r.joinLoop(s); err != nil {
+		saved.Close()
+		removeAll(dir)
+		return nil, fmt.Errorf("hands: %w", err)
+	}
 	s.state.Behavior = r.behavior
 	s.state.Web = r.web
 	s.state.Model = r.opts.Model
@@ -162,7 +172,12 @@ func (s *Session) Close() error {
 		s.rt.mu.Lock()
 		delete(s.rt.sessions, s)
 		s.rt.mu.Unlock()
-		s.closeErr = errors.Join(s.state.Close(), s.saved.Close(), removeAll(s.dir))
+		close(s.closing)
+		var left error
+		if c := s.state.Coordination; c != nil && c.Member != nil {
+			left = c.Member.Leave()
+		}
+		s.closeErr = errors.Join(left, s.state.Close(), s.saved.Close(), removeAll(s.dir))
 	})
 	return s.closeErr
 }

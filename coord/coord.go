@@ -77,3 +77,25 @@ type Message struct {
 
 // queueSize bounds the messages waiting for a loop to take them.
 const queueSize = 256
+
+// TargetError is an error about one target loop; errors.Is tells its
+// kind (ErrUnknown, ErrEnded, ErrTimeout).
+type TargetError struct {
+	Target string
+	Kind   error
+	Detail string
+}
+
+func (e *TargetError) Error() string {
+	if e.Detail != "" {
+		return e.Kind.Error() + ": " + e.Target + ": " + e.Detail
+	}
+	return e.Kind.Error() + ": " + e.Target
+}
+
+// Unwrap returns the kind.
+func (e *TargetError) Unwrap() error { return e.Kind }
+
+func targetErr(kind error, to, detail string) error {
+	return &TargetError{Target: to, Kind: kind, Detail: detail}
+}

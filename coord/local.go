@@ -66,9 +66,9 @@ func (l *Local) target(id string) (*localMember, error) {
 		return m, nil
 	}
 	if l.ended[id] {
-		return nil, fmt.Errorf("%w: %s", ErrEnded, id)
+		return nil, targetErr(ErrEnded, id, "")
 	}
-	return nil, fmt.Errorf("%w: %s", ErrUnknown, id)
+	return nil, targetErr(ErrUnknown, id, "")
 }
 
 type localMember struct {
@@ -88,7 +88,7 @@ func (m *localMember) deliver(msg Message) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.left {
-		return fmt.Errorf("%w: %s", ErrEnded, m.id)
+		return targetErr(ErrEnded, m.id, "")
 	}
 	select {
 	case m.in <- msg:
@@ -126,9 +126,9 @@ func (m *localMember) Query(ctx context.Context, to, question string, timeout ti
 	case a := <-reply:
 		return a, nil
 	case <-t.done:
-		return "", fmt.Errorf("%w while the query waited: %s", ErrEnded, to)
+		return "", targetErr(ErrEnded, to, "it ended while the query waited")
 	case <-timer.C:
-		return "", fmt.Errorf("%w: %s did not answer within %s", ErrTimeout, to, timeout)
+		return "", targetErr(ErrTimeout, to, "no answer within "+timeout.String())
 	case <-ctx.Done():
 		return "", ctx.Err()
 	case <-m.done:

@@ -247,10 +247,10 @@ func (m *natsMember) request(ctx context.Context, to, kind string, w wire, timeo
 		return wire{}, ErrClosed
 	}
 	if !validID.MatchString(to) {
-		return wire{}, fmt.Errorf("%w: %q is no execution id (1 to 128 letters, digits, '-' or '_')", ErrUnknown, to)
+		return wire{}, targetErr(ErrUnknown, to, "not an execution id (1 to 128 letters, digits, '-' or '_')")
 	}
 	if known, ended := m.n.status(to); known && ended {
-		return wire{}, fmt.Errorf("%w: %s", ErrEnded, to)
+		return wire{}, targetErr(ErrEnded, to, "")
 	}
 	b, _ := json.Marshal(w)
 	rctx, cancel := context.WithTimeout(ctx, timeout)
@@ -272,11 +272,11 @@ func (m *natsMember) request(ctx context.Context, to, kind string, w wire, timeo
 			switch {
 			case errors.Is(a.err, nats.ErrNoResponders):
 				if known, _ := m.n.status(to); known {
-					return wire{}, fmt.Errorf("%w: %s", ErrEnded, to)
+					return wire{}, targetErr(ErrEnded, to, "")
 				}
-				return wire{}, fmt.Errorf("%w: %s", ErrUnknown, to)
+				return wire{}, targetErr(ErrUnknown, to, "")
 			case errors.Is(a.err, context.DeadlineExceeded) && ctx.Err() == nil:
-				return wire{}, fmt.Errorf("%w: %s did not answer within %s", ErrTimeout, to, timeout)
+				return wire{}, targetErr(ErrTimeout, to, "no answer within "+timeout.String())
 			case a.err != nil:
 				return wire{}, a.err
 			}
@@ -286,14 +286,14 @@ func (m *natsMember) request(ctx context.Context, to, kind string, w wire, timeo
 			}
 			if r.Error != "" {
 				if r.Error == ErrEnded.Error() {
-					return wire{}, fmt.Errorf("%w: %s", ErrEnded, to)
+					return wire{}, targetErr(ErrEnded, to, "")
 				}
 				return wire{}, fmt.Errorf("coord: %s: %s", to, r.Error)
 			}
 			return r, nil
 		case <-watch.C:
 			if known, ended := m.n.status(to); known && ended {
-				return wire{}, fmt.Errorf("%w while the query waited: %s", ErrEnded, to)
+				return wire{}, targetErr(ErrEnded, to, "it ended while the query waited")
 			}
 		case <-m.done:
 			return wire{}, ErrClosed
@@ -316,10 +316,10 @@ const shareTimeout = 10 * time.Second
 func (m *natsMember) Share(ctx context.Context, to []string, dataType string, data json.RawMessage) error {
 	for _, t := range to {
 		if !validID.MatchString(t) {
-			return fmt.Errorf("%w: %q is no execution id (1 to 128 letters, digits, '-' or '_')", ErrUnknown, t)
+			return targetErr(ErrUnknown, t, "not an execution id (1 to 128 letters, digits, '-' or '_')")
 		}
 		if known, ended := m.n.status(t); known && ended {
-			return fmt.Errorf("%w: %s", ErrEnded, t)
+			return targetErr(ErrEnded, t, "")
 		}
 	}
 	for _, t := range to {

@@ -118,6 +118,16 @@ var (
 	SearchNotConfigured = code("SEARCH_NOT_CONFIGURED")
 	// SearchFailed: the search backend failed or refused the search.
 	SearchFailed = code("SEARCH_FAILED")
+	// LoopNotFound: no loop with that execution id is running, or none
+	// has been seen (query_loop, share_data).
+	LoopNotFound = code("LOOP_NOT_FOUND")
+	// LoopEnded: the loop was running and has ended.
+	LoopEnded = code("LOOP_ENDED")
+	// LoopTimeout: the loop did not reply in time.
+	LoopTimeout = code("LOOP_TIMEOUT")
+	// NoCoordinator: the session has no coordinator, so no other loop can
+	// be reached.
+	NoCoordinator = code("NO_COORDINATOR")
 )
 
 var allCodes = []Code{
@@ -130,6 +140,7 @@ var allCodes = []Code{
 	GlobInvalidPattern, GlobInvalidType,
 	NetworkBlocked, NetworkError, HTTPError, UnsupportedContent, ResponseTooLarge,
 	SearchNotConfigured, SearchFailed,
+	LoopNotFound, LoopEnded, LoopTimeout, NoCoordinator,
 }
 
 // Codes lists every declared code.

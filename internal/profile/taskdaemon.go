@@ -14,7 +14,8 @@ import (
 // worktree (the first root), with the seed's names, parameters,
 // descriptions and output. Errors read "[CODE] message", the message the
 // seed's where it has one. The coordination tools (query_loop, share_data,
-// complete_task) come with the coordinator.
+// complete_task) are always listed, as the seed's executor has them; without
+// a coordinator query_loop and share_data say that none is configured.
 //
 // Decisions, each the seed's behaviour: edit_file needs a read first,
 // write_file does not; read_file reads files only; list_directory and glob
@@ -60,6 +61,10 @@ func taskdaemon(lim tools.Limits) *Profile {
 				{Name: "command", Description: "Shell command to execute"},
 				{Name: "timeout_ms", Core: "timeout", Description: "Timeout in milliseconds (default: {{.BashTimeoutMS}})"},
 			}},
+			// Coordination (the core's texts are the seed's).
+			{Core: "query_loop", Name: "query_loop"},
+			{Core: "share_data", Name: "share_data"},
+			{Core: "complete_task", Name: "complete_task"},
 		},
 	}
 }

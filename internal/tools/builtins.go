@@ -26,6 +26,10 @@ func Builtins(lim Limits) []tool.Tool {
 		AskUserQuestion(),
 		WebFetch(lim),
 		WebSearch(),
+		QueryLoop(),
+		ShareData(),
+		CompleteTask(),
+		ReplyQuery(),
 	}
 	for i, t := range ts {
 		ts[i] = withLimits(t, lim)

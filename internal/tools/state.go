@@ -30,6 +30,9 @@ type State struct {
 	StartJobs func(dir string) (*jobs.Manager, error)
 	// Todos is the session's task list.
 	Todos Todos
+	// Coordination is the session's place among other loops (nil
+	// without a coordinator until complete_task marks it).
+	Coordination *Coordination
 	// Behavior holds the switches of the session's profile and host.
 	Behavior Behavior
 	// Plan is the session's permission mode, for the plan tools; nil when
@@ -159,6 +162,14 @@ func (l *Ledger) Lookup(path string) (Seen, bool) {
 	defer l.mu.Unlock()
 	s, ok := l.files[path]
 	return s, ok
+}
+
+// Clear forgets everything, as a loop's new iteration does (seed 004):
+// an edit then needs a fresh read.
+func (l *Ledger) Clear() {
+	l.mu.Lock()
+	clear(l.files)
+	l.mu.Unlock()
 }
 
 // Forget removes path.

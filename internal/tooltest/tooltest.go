@@ -24,6 +24,11 @@
 //	                       at $SITE (web_fetch may reach it)
 //	!searx FILE            answer web_search as a SearXNG instance whose
 //	                       JSON answer is the workspace's FILE
+//	!peer NAME             another loop on an in-process coordinator (the
+//	                       session is the loop "loop"): it answers a query
+//	                       with "NAME heard: QUESTION" and takes shared data
+//	!ask NAME QUESTION     before the calls, peer NAME asks the session
+//	                       QUESTION (its query id is NAME-1, NAME-2, …)
 //
 // Its sections are the workspace files (any name), "call" (one JSON call
 // {"name":…,"input":…} per line, run in order in one session), "want" (the
@@ -55,6 +60,7 @@ import (
 	"time"
 
 	"github.com/hands-dev/hands"
+	"github.com/hands-dev/hands/coord"
 	"github.com/hands-dev/hands/internal/tools"
 	"github.com/hands-dev/hands/tool"
 	"golang.org/x/tools/txtar"
@@ -121,6 +127,9 @@ type Scenario struct {
 	// Site is the workspace directory served at $SITE; Searx the file a
 	// fake SearXNG answers with.
 	Site, Searx string
+	// Peers are other loops; Asks their queries to the session.
+	Peers []string
+	Asks  [][2]string
 }
 
 // Parse reads a scenario from txtar data.
@@ -154,6 +163,13 @@ func Parse(data []byte) (*Scenario, error) {
 			s.Specials = append(s.Specials, [2]string{"socket", f[1]})
 		case "site":
 			s.Site = f[1]
+		case "peer":
+			s.Peers = append(s.Peers, f[1])
+		case "ask":
+			if len(f) < 3 {
+				return nil, fmt.Errorf("directive %q: want !ask PEER QUESTION", line)
+			}
+			s.Asks = append(s.Asks, [2]string{f[1], strings.Join(f[2:], " ")})
 		case "searx":
 			s.Searx = f[1]
 		case "symlink":
@@ -360,6 +376,12 @@ func runFile(t *testing.T, file string, h Hooks) {
 		defer srv.Close()
 		opts.Search = hands.SearchOptions{Backend: "searxng", URL: srv.URL}
 	}
+	var c *coord.Local
+	if len(s.Peers) > 0 {
+		c = coord.NewLocal()
+		defer c.Close()
+		opts.Coordinator, opts.ExecID = c, "loop"
+	}
 	rt, err := hands.New(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -370,6 +392,9 @@ func runFile(t *testing.T, file string, h Hooks) {
 		t.Fatal(err)
 	}
 	defer sess.Close()
+	if c != nil {
+		startPeers(t, c, sess, s)
+	}
 	var got strings.Builder
 	for i, c := range s.Calls {
 		c.Input = json.RawMessage(strings.ReplaceAll(string(c.Input), "$ROOT", ws))
@@ -474,4 +499,47 @@ func rewrite(file string, data []byte, want string, after map[string][]byte) err
 // file.
 func sessionName(sess *hands.Session) string {
 	return filepath.Base(filepath.Dir(sess.TempDir()))
+}
+
+// startPeers joins the scenario's peers to c, answering queries, and has
+// them ask the session their questions; it returns once the session has
+// received every question, and drains the session's later events.
+func startPeers(t *testing.T, c *coord.Local, sess *hands.Session, s *Scenario) {
+	t.Helper()
+	peers := map[string]coord.Member{}
+	for _, name := range s.Peers {
+		m, err := c.Join(context.Background(), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		peers[name] = m
+		go func() {
+			for msg := range m.Incoming() {
+				if msg.Kind == coord.KindQuery {
+					msg.Reply(name + " heard: " + msg.Question)
+				}
+			}
+		}()
+	}
+	for _, a := range s.Asks {
+		m, ok := peers[a[0]]
+		if !ok {
+			t.Fatalf("!ask %s: no !peer %s", a[0], a[0])
+		}
+		go m.Query(context.Background(), "loop", a[1], time.Minute)
+		if ev := <-sess.Coordination(); ev.Message == nil || ev.Message.Question != a[1] {
+			t.Fatalf("!ask %s: the session received %+v", a[0], ev)
+		}
+	}
+	done := make(chan struct{})
+	t.Cleanup(func() { close(done) })
+	go func() {
+		for {
+			select {
+			case <-sess.Coordination():
+			case <-done:
+				return
+			}
+		}
+	}()
 }
