@@ -40,7 +40,7 @@ type Session struct {
 	execID  string
 	events  chan CoordEvent
 	closing chan struct{}
-	mu       sync.Mutex
+	mu      sync.Mutex
 }
 
 // NewSession starts a session working in the first root.

@@ -149,9 +149,9 @@ func QueryLoop() tool.Tool {
 
 // ShareDataInput is the input of share_data.
 type ShareDataInput struct {
-	TargetExecIDs []string        `json:"target_exec_ids" jsonschema:"Execution IDs of loops to share with"`
-	DataType      string          `json:"data_type" jsonschema:"Type of data (e.g., 'api_schema', 'config')"`
-	Data          any             `json:"data" jsonschema:"Data to share (JSON)"`
+	TargetExecIDs []string `json:"target_exec_ids" jsonschema:"Execution IDs of loops to share with"`
+	DataType      string   `json:"data_type" jsonschema:"Type of data (e.g., 'api_schema', 'config')"`
+	Data          any      `json:"data" jsonschema:"Data to share (JSON)"`
 }
 
 // ShareData returns the share_data tool.
