@@ -98,6 +98,9 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if rt == nil {
 		return code
 	}
+	if opts.Coordinator != nil {
+		defer opts.Coordinator.Close() // after rt.Close: its loops leave first
+	}
 	defer rt.Close()
 	mo.Logger = opts.Logger
 	srv := mcpserver.New(rt, mo)

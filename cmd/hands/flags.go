@@ -39,6 +39,10 @@ type common struct {
 	permMode    string
 	allowBypass bool
 	allowHosts  list
+	coordinator string
+	execID      string
+	loop        string
+	loops       string
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -56,6 +60,10 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.Var(&c.settings, "settings", "a Claude Code settings file whose permissions apply, above the project's .claude/settings*.json and ~/.claude/settings.json (repeatable)")
 	fs.StringVar(&c.permMode, "permission-mode", "", "mode sessions start in: default, acceptEdits, plan, dontAsk, bypassPermissions (default: the settings' defaultMode)")
 	fs.BoolVar(&c.allowBypass, "allow-bypass", false, "permit the bypassPermissions mode (every call runs without asking)")
+	fs.StringVar(&c.coordinator, "coordinator", "", "connect this server's loops to others: local (loops of this process) or nats://host:4222; adds query_loop, share_data, complete_task, reply_query")
+	fs.StringVar(&c.execID, "exec-id", "", "the execution id of this server's (first) loop, as other loops name it; default generated")
+	fs.StringVar(&c.loop, "loop", "", "the loop type whose tool set is served (defined in --loops or the config's loops)")
+	fs.StringVar(&c.loops, "loops", "", "a YAML or JSON file of loop types: {NAME: {tools: [...]}}, as seed 004's taskdaemon.yml, or {loops: {...}}")
 	fs.Var(&c.allowHosts, "allow-hosts", "host names, IP addresses or CIDR prefixes web_fetch may reach although local or private, e.g. localhost,10.0.0.0/8 (repeatable; comma-separated)")
 }
 
@@ -75,6 +83,12 @@ type config struct {
 	// defaultMode, additionalDirectories.
 	Permissions hands.PermissionRules `json:"permissions"`
 	AllowHosts  []string              `json:"allow_hosts"`
+	// Coordinator, ExecID, Loops and Loop are --coordinator, --exec-id,
+	// the loop types and --loop.
+	Coordinator string                    `json:"coordinator"`
+	ExecID      string                    `json:"exec_id"`
+	Loops       map[string]hands.LoopType `json:"loops"`
+	Loop        string                    `json:"loop"`
 	// Search chooses web_search's backend; api_key may instead come from
 	// the environment (BRAVE_API_KEY, TAVILY_API_KEY).
 	Search struct {
@@ -125,7 +139,7 @@ func loadConfig(path string) (config, error) {
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("--config %s: %w (the file is a JSON object with keys roots, deny, profile, max_file_size, bash_timeout_ms, shell, disabled_tools, no_sandbox, allow_unsandboxed, env, allow_hosts, search, hooks, permissions)", path, err)
+		return c, fmt.Errorf("--config %s: %w (the file is a JSON object with keys roots, deny, profile, max_file_size, bash_timeout_ms, shell, disabled_tools, no_sandbox, allow_unsandboxed, env, allow_hosts, search, hooks, permissions, coordinator, exec_id, loops, loop)", path, err)
 	}
 	return c, nil
 }
@@ -196,6 +210,9 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 	}
 	if c.unsandboxed {
 		o.AllowUnsandboxed = true
+	}
+	if err := c.loopOptions(&o, cfg); err != nil {
+		return o, err
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
