@@ -77,6 +77,9 @@ var profileScenarios = map[string][]profileCall{
 		{tool: "grep", args: `{"pattern":"w0rld","context":0}`, text: "$ROOT/hello.txt:2:w0rld\n"},
 		{tool: "run_command", args: `{"command":"echo bad >&2; exit 5"}`, code: "COMMAND_FAILED", text: "[COMMAND_FAILED] Exit code: 5\nbad\n"},
 		{tool: "read_file", args: `{"path":"/etc/hosts"}`, code: "ACCESS_DENIED", text: "[ACCESS_DENIED] Path /etc/hosts escapes worktree $ROOT"},
+		{tool: "query_loop", args: `{"target_exec_id":"api","question":"port?"}`, code: "NO_COORDINATOR", text: "[NO_COORDINATOR] query_loop needs a coordinator, and this session has none: start the server with --coordinator (local or nats://host:4222) and an --exec-id"},
+		{tool: "share_data", args: `{"target_exec_ids":["api"],"data_type":"config","data":{}}`, code: "NO_COORDINATOR", text: "[NO_COORDINATOR] share_data needs a coordinator, and this session has none: start the server with --coordinator (local or nats://host:4222) and an --exec-id"},
+		{tool: "complete_task", args: `{"summary":"done"}`, text: "Task marked complete: done"},
 	},
 	"native": {
 		{tool: "view", args: `{"path":"hello.txt"}`, text: "     1\thello\n     2\tworld"},

@@ -32,11 +32,13 @@ type Server struct {
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*session
 	idle     *idleSessions
+	lines    *lineConn // the stdio client's connection, for notifications of Hands's own
 }
 
 type session struct {
 	hs     *hands.Session
 	stream *tool.Stream
+	inbox  inbox // what other loops sent, for the model's next result
 }
 
 // Options configure a Server.
@@ -67,6 +69,14 @@ func New(rt *hands.Runtime, opts Options) *Server {
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "hands", Title: "Hands", Version: hands.Version}, &mcp.ServerOptions{
 		Logger:       log,
 		Instructions: fmt.Sprintf("Hands: file, search and shell tools over %v (profile %s).", rt.Roots(), rt.Profile()),
+		// The session starts when the client has initialized, not at
+		// its first call, so that its loop is reachable by other loops
+		// from the start.
+		InitializedHandler: func(_ context.Context, req *mcp.InitializedRequest) {
+			if _, err := s.session(req.Session); err != nil {
+				s.log.Warn("starting the session", "err", err)
+			}
+		},
 	})
 	for _, info := range rt.Tools() {
 		s.mcp.AddTool(definition(info), s.handler(info.Name))
@@ -155,7 +165,7 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 			// answers a cancelled request itself.
 			return nil, ctx.Err()
 		}
-		return toMCP(res), nil
+		return toMCP(withInbox(res, &sess.inbox)), nil
 	}
 }
 
@@ -179,8 +189,11 @@ func (s *Server) session(ss *mcp.ServerSession) (*session, error) {
 	sess := &session{hs: hs, stream: hs.Stream(context.Background())}
 	s.sessions[ss] = sess
 	if ss != nil {
+		done := make(chan struct{})
+		go s.pump(ss, sess, done)
 		go func() {
 			_ = ss.Wait()
+			close(done)
 			s.mu.Lock()
 			delete(s.sessions, ss)
 			s.mu.Unlock()

@@ -23,7 +23,7 @@ import (
 // memory. When in ends, every request already read is answered before
 // ServeIO returns nil.
 func (s *Server) ServeIO(ctx context.Context, in io.Reader, out io.Writer) error {
-	return s.Run(ctx, &lineTransport{in: in, out: out, limit: s.maxRequestSize, log: s.log})
+	return s.Run(ctx, &lineTransport{in: in, out: out, limit: s.maxRequestSize, log: s.log, srv: s})
 }
 
 // lineTransport is an mcp.Transport over newline-delimited JSON that
@@ -34,6 +34,7 @@ type lineTransport struct {
 	out   io.Writer
 	limit int64
 	log   *slog.Logger
+	srv   *Server
 }
 
 func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
@@ -45,6 +46,12 @@ func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
 		pending:  map[jsonrpc.ID]string{},
 		outgoing: map[jsonrpc.ID]bool{},
 		changed:  make(chan struct{}),
+	}
+	if t.srv != nil {
+		c.newIteration = t.srv.newIteration
+		t.srv.mu.Lock()
+		t.srv.lines = c
+		t.srv.mu.Unlock()
 	}
 	go c.readLoop(&frameReader{r: bufio.NewReaderSize(t.in, 64<<10), limit: t.limit})
 	return c, nil
@@ -74,6 +81,8 @@ type lineConn struct {
 	changed  chan struct{}         // closed and replaced when either map changes
 	inputErr error                 // why the input ended (io.EOF when it did cleanly)
 	broken   bool                  // a write failed: no reply can be written
+
+	newIteration func() // notifications/hands/newIteration
 }
 
 // readLoop reads lines until the input ends, refusing bad ones itself and
@@ -220,6 +229,12 @@ func (c *lineConn) accept(msg jsonrpc.Message) (_ jsonrpc.Message, ok bool) {
 				return nil, false
 			}
 			c.pending[m.ID] = m.Method
+		} else if m.Method == notifyNewIteration {
+			// Hands's own: the SDK does not know it.
+			if c.newIteration != nil {
+				c.newIteration()
+			}
+			return nil, false
 		} else if m.Method == "notifications/cancelled" {
 			// The client wants no answer: the end of input need not
 			// wait for one.
