@@ -131,6 +131,12 @@ func TestLoopsOverNATS(t *testing.T) {
 	a := startLoop(t, "--root", rootA, "--profile", "taskdaemon", "--coordinator", url, "--exec-id", "alpha")
 	b := startLoop(t, "--root", rootB, "--profile", "taskdaemon", "--coordinator", url, "--exec-id", "beta")
 
+	// A loop joins when its client has initialized; a first call's reply
+	// shows it has.
+	for _, l := range []*loopServer{a, b} {
+		l.call(100, "list_directory", map[string]any{})
+		l.reply(100)
+	}
 	a.call(1, "query_loop", map[string]any{"target_exec_id": "beta", "question": "which port?"})
 	n := b.note()
 	p, _ := n["params"].(map[string]any)
