@@ -171,6 +171,11 @@ func geminiAt(s any, path string, order map[string][]string) any {
 			out[k] = v
 		}
 	}
+	if _, typed := out["type"]; !typed && path != "" {
+		// A value of any JSON type (share_data's data): Gemini's Schema
+		// needs a type, and a string can carry any JSON text.
+		out["type"] = "string"
+	}
 	return out
 }
 
