@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 sampling and logging are deprecated as of protocol version 2026-07-28 (SEP-2577) but remain how an MCP server reaches older clients during the deprecation window.
+
 package mcpserver
 
 import (
