@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/hands-dev/hands"
 	"github.com/hands-dev/hands/coord"
@@ -38,7 +39,18 @@ type inbox struct {
 	items []string
 }
 
+// maxInboxItem bounds one item shown to the model; the client's
+// notification carries the whole of it.
+const maxInboxItem = 4000
+
 func (b *inbox) add(s string) {
+	if len(s) > maxInboxItem {
+		cut := maxInboxItem
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + fmt.Sprintf("… [%d more bytes]", len(s)-cut)
+	}
 	b.mu.Lock()
 	b.items = append(b.items, s)
 	b.mu.Unlock()
