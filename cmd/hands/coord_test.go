@@ -144,8 +144,13 @@ func TestLoopsOverNATS(t *testing.T) {
 		t.Fatalf("query notification %v", n)
 	}
 	b.call(2, "reply_query", map[string]any{"query_id": p["id"], "reply": "8080"})
-	if text, isErr := callText(b.reply(2)); isErr {
+	r2 := b.reply(2)
+	if text, isErr := callText(r2); isErr {
 		t.Fatalf("reply_query: %s", text)
+	}
+	// The model reads the query after its next result.
+	if all, _ := json.Marshal(r2); !strings.Contains(string(all), "<loop-messages>") || !strings.Contains(string(all), "which port?") {
+		t.Errorf("the query is not shown to the model: %s", all)
 	}
 	if text, isErr := callText(a.reply(1)); isErr || text != "8080" {
 		t.Fatalf("query_loop: %q %v", text, isErr)
