@@ -149,7 +149,7 @@ func TestLoopsOverNATS(t *testing.T) {
 		t.Fatalf("reply_query: %s", text)
 	}
 	// The model reads the query after its next result.
-	if all, _ := json.Marshal(r2); !strings.Contains(string(all), "<loop-messages>") || !strings.Contains(string(all), "which port?") {
+	if all, _ := json.Marshal(r2); !strings.Contains(string(all), "loop-messages") || !strings.Contains(string(all), "which port?") {
 		t.Errorf("the query is not shown to the model: %s", all)
 	}
 	if text, isErr := callText(a.reply(1)); isErr || text != "8080" {
