@@ -182,14 +182,15 @@ func (s *Session) Close() error {
 	return s.closeErr
 }
 
-// newSessionDir makes a session's directory in the runtime's, with tmp/
-// and results/ in it, and opens results/.
+// newSessionDir makes a session's directory in the runtime's, with tmp/,
+// results/ and tasks/ (the background jobs' output files, written by the
+// server only) in it, and opens results/.
 func newSessionDir(parent string) (string, *os.Root, error) {
 	dir, err := os.MkdirTemp(parent, sessionDirPrefix)
 	if err != nil {
 		return "", nil, err
 	}
-	for _, sub := range []string{"tmp", "results"} {
+	for _, sub := range []string{"tmp", "results", "tasks"} {
 		if err := os.Mkdir(filepath.Join(dir, sub), 0o700); err != nil {
 			os.RemoveAll(dir)
 			return "", nil, err
@@ -216,7 +217,9 @@ func (r *Runtime) startShell(st *tools.State) {
 			Shell:          r.opts.Shell,
 			Env:            jobs.BuildEnv(os.Environ(), extra...),
 			TempDir:        st.TempDir,
+			OutputDir:      filepath.Join(filepath.Dir(st.TempDir), "tasks"),
 			MergeStreams:   !st.Behavior.SeparateStreams,
+			NameByPath:     st.Behavior.ShellNamedByPath,
 			DefaultTimeout: r.limits.BashTimeout,
 			MaxTimeout:     r.limits.BashMaxTimeout,
 			MaxRunning:     r.limits.MaxJobs,

@@ -23,6 +23,8 @@ import (
 //	results/  oversized results saved whole, written by the server only,
 //	          through a handle on the directory, with O_EXCL (so never
 //	          through a link a command planted) — commands cannot write it.
+//	tasks/    each background job's whole output, ID.output, written as
+//	          it runs, made the same way.
 //
 // A server killed with SIGKILL cannot remove its directory; the next
 // Runtime removes every hands-PID-* directory whose lock it can take and

@@ -3,6 +3,8 @@ package jobs
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 )
@@ -21,6 +23,7 @@ const (
 // job is one background command.
 type job struct {
 	id, command string
+	file        string // the file that holds its whole output, or ""
 	p           *proc
 	sink        *sink
 	start       time.Time
@@ -101,6 +104,8 @@ func (m *Manager) StartWith(command string, timeout time.Duration, o Options) (s
 	}
 	n := m.seq.Add(1)
 	s := m.prepare("job", n)
+	id := fmt.Sprintf("job-%d", n)
+	file := m.keepOutput(s, id)
 	// A job's final directory is of no use: it gets no pipe for it.
 	p, err := m.spawn(command, dir, false, s, m.confine(o))
 	if err != nil {
@@ -108,7 +113,7 @@ func (m *Manager) StartWith(command string, timeout time.Duration, o Options) (s
 		return "", err
 	}
 	j := &job{
-		id: fmt.Sprintf("job-%d", n), command: command, p: p, sink: s,
+		id: id, command: command, file: file, p: p, sink: s,
 		start: time.Now(), done: make(chan struct{}),
 		status: Running, exitCode: -1, cwdReset: note,
 	}
@@ -128,6 +133,79 @@ func (m *Manager) StartWith(command string, timeout time.Duration, o Options) (s
 	m.mu.Unlock()
 	go m.supervise(j, timeout)
 	return j.id, nil
+}
+
+// adopt makes p, a foreground command numbered n that outlived its
+// timeout, a background job (Options.DetachOnTimeout): it keeps running,
+// its output so far and from now on in s, and is supervised like a job
+// Start ran, with no timeout. It returns the job's id, or false when the
+// Manager is closed or Config.MaxRunning jobs already run; the caller then
+// ends the command as usual.
+func (m *Manager) adopt(p *proc, s *sink, n int64, command string, start time.Time) (string, bool) {
+	id := fmt.Sprintf("job-%d", n)
+	file := m.keepOutput(s, id)
+	m.mu.Lock()
+	running := m.starting
+	for _, j := range m.jobs {
+		if !j.finished() {
+			running++
+		}
+	}
+	if m.closed || running >= m.cfg.MaxRunning {
+		m.mu.Unlock()
+		return "", false
+	}
+	j := &job{
+		id: id, command: command, file: file, p: p, sink: s,
+		start: start, done: make(chan struct{}), status: Running, exitCode: -1,
+	}
+	m.jobs[j.id] = j
+	m.mu.Unlock()
+	go m.supervise(j, 0)
+	return j.id, true
+}
+
+// keepOutput gives job id its output file, Config.OutputDir/ID.output,
+// made new (O_EXCL) through the directory's handle, so never through a
+// link planted at the name, and makes s write the whole merged output
+// there. It returns the file's path: "" without an OutputDir or when the
+// file cannot be made (the job runs all the same, its output kept as any
+// command's).
+func (m *Manager) keepOutput(s *sink, id string) string {
+	if m.outDir == nil {
+		return ""
+	}
+	name := id + ".output"
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return ""
+	}
+	f, err := m.outDir.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return ""
+	}
+	m.outFiles = append(m.outFiles, name)
+	path := filepath.Join(m.outDir.Name(), name)
+	s.keepIn(f, path)
+	return path
+}
+
+// OutputFile returns the file that holds the whole output of job id as it
+// runs (see Config.OutputDir): "" when it has none. An unknown id is
+// ErrNotFound.
+func (m *Manager) OutputFile(id string) (string, error) {
+	j, err := m.job(id)
+	if err != nil {
+		return "", err
+	}
+	return j.file, nil
+}
+
+// jobFile is OutputFile without the error.
+func (m *Manager) jobFile(id string) string {
+	f, _ := m.OutputFile(id)
+	return f
 }
 
 func (j *job) finished() bool {

@@ -48,6 +48,12 @@ type Config struct {
 	// the commands' TMPDIR. Empty means a new directory that Close removes;
 	// a given one is kept, only the Manager's own files in it are removed.
 	TempDir string
+	// OutputDir, if set, is a directory only the server writes (never one
+	// a command can, such as TempDir), opened once by NewManager: each
+	// background job's whole merged output goes to ID.output in it, made
+	// new (O_EXCL) through the directory's handle and written as the job
+	// runs (see OutputFile). Close removes those files.
+	OutputDir string
 	// Confine, if set, is called on a locked OS thread just before a
 	// command is started from it, to restrict the thread so the command
 	// inherits the restriction (confine.Confiner.RestrictThread). That
@@ -56,6 +62,11 @@ type Config struct {
 	// commands write TempDir (the wrapper writes the final directory
 	// there), so make the directory first and give it to both.
 	Confine func() error
+	// NameByPath makes the shell's $0 (the name its own messages start
+	// with: "/bin/bash: line 1: …") the path it was started by, not its
+	// base name, as Claude Code runs it. With no Shell given, bash is then
+	// found where $SHELL says, when $SHELL names bash.
+	NameByPath bool
 	// MergeStreams sends stdout and stderr down one pipe: Merged is then
 	// in the exact order of the writes, and Stdout and Stderr stay empty.
 	// Otherwise each has its own pipe and Merged is in the order the
@@ -87,6 +98,7 @@ type Manager struct {
 	fallback string
 	seq      atomic.Int64
 	watch    watchdog
+	outDir   *os.Root // Config.OutputDir, or nil
 
 	mu       sync.Mutex
 	cwd      string
@@ -95,6 +107,7 @@ type Manager struct {
 	jobs     map[string]*job
 	starting int // jobs being started, counted against MaxRunning
 	files    []string
+	outFiles []string // names in outDir
 }
 
 // NewManager returns a Manager whose commands start in dir; when dir
@@ -126,6 +139,10 @@ func NewManager(cfg Config, dir, fallback string) (*Manager, error) {
 		shell = "bash"
 		if _, err := exec.LookPath(shell); err != nil {
 			shell = "/bin/sh"
+		} else if sh := os.Getenv("SHELL"); cfg.NameByPath && filepath.IsAbs(sh) && filepath.Base(sh) == "bash" {
+			if _, err := exec.LookPath(sh); err == nil {
+				shell = sh
+			}
 		}
 	}
 	path, err := exec.LookPath(shell)
@@ -162,6 +179,19 @@ func NewManager(cfg Config, dir, fallback string) (*Manager, error) {
 		}
 	}
 
+	if cfg.OutputDir != "" {
+		out, err := filepath.Abs(cfg.OutputDir)
+		if err == nil {
+			m.outDir, err = os.OpenRoot(out)
+		}
+		if err != nil {
+			if m.ownTmp {
+				os.RemoveAll(m.tmp)
+			}
+			return nil, fmt.Errorf("opening the jobs' output directory: %w", err)
+		}
+	}
+
 	env := cfg.Env
 	if env == nil {
 		env = BuildEnv(os.Environ())
@@ -172,6 +202,14 @@ func NewManager(cfg Config, dir, fallback string) (*Manager, error) {
 }
 
 func (m *Manager) shellName() string { return filepath.Base(m.shell) }
+
+// argv0 is the shell's $0: its path under Config.NameByPath, else its name.
+func (m *Manager) argv0() string {
+	if m.cfg.NameByPath {
+		return m.shell
+	}
+	return m.shellName()
+}
 
 // cwdFD is the descriptor on which the wrapper writes the shell's final
 // directory: a pipe the shell inherits, never a file in a directory a
@@ -350,6 +388,12 @@ type Output struct {
 	PGID int
 	// Duration is how long the command ran.
 	Duration time.Duration
+	// JobID is the background job the command became when it outlived its
+	// timeout under Options.DetachOnTimeout; ExitCode, Signal and TimedOut
+	// are then unset, and the output is what it wrote so far. JobFile is
+	// the file that holds its whole output as it runs (see
+	// Config.OutputDir), or "".
+	JobID, JobFile string
 }
 
 // Run runs command in the foreground from the working directory, with
@@ -375,6 +419,12 @@ type Options struct {
 	Dir string
 	// Unconfined starts the command without Config.Confine.
 	Unconfined bool
+	// DetachOnTimeout makes a command that outlives its timeout go on as
+	// a background job instead of being killed (Claude Code's Bash): Run
+	// returns at the timeout with Output.JobID set, and the job is read,
+	// waited for and killed like one Start ran. When Config.MaxRunning
+	// jobs already run, the command is killed as usual.
+	DetachOnTimeout bool
 }
 
 func (m *Manager) confine(o Options) func() error {
@@ -416,8 +466,8 @@ func (m *Manager) RunWith(ctx context.Context, command string, timeout time.Dura
 		s.close()
 		return nil, err
 	}
-	defer m.untrack(p)
 	if err := m.track(p); err != nil {
+		m.untrack(p)
 		p.terminate(m.cfg.Grace)
 		p.finish(m.cfg.Grace, false)
 		s.close()
@@ -427,7 +477,19 @@ func (m *Manager) RunWith(ctx context.Context, command string, timeout time.Dura
 	out := &Output{PGID: p.pgid, CwdReset: note}
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
-	why := p.await(timer.C, ctx.Done(), m.cfg.Grace)
+	why := p.wait(timer.C, ctx.Done())
+	if why == endedTimeout && o.DetachOnTimeout {
+		if id, ok := m.adopt(p, s, n, command, start); ok {
+			// The job's supervisor untracks it when it ends.
+			out.JobID, out.JobFile = id, m.jobFile(id)
+			out.Duration = time.Since(start)
+			out.Merged, out.Stdout, out.Stderr = s.texts(m.cfg.OutputLimit)
+			out.Cwd = m.Cwd()
+			return out, nil
+		}
+	}
+	defer m.untrack(p)
+	why = p.settle(why, m.cfg.Grace)
 	out.TimedOut, out.Canceled = why == endedTimeout, why == endedCancel
 	out.Duration = time.Since(start)
 	out.ExitCode, out.Signal = p.exitStatus()
@@ -485,8 +547,18 @@ func (m *Manager) Close() error {
 	m.mu.Lock()
 	files := m.files
 	m.files = nil
+	outFiles := m.outFiles
+	m.outFiles = nil
 	m.mu.Unlock()
 	var errs []error
+	if m.outDir != nil {
+		for _, name := range outFiles {
+			if err := m.outDir.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
+				errs = append(errs, err)
+			}
+		}
+		errs = append(errs, m.outDir.Close())
+	}
 	if m.ownTmp {
 		errs = append(errs, os.RemoveAll(m.tmp))
 	} else {

@@ -281,6 +281,25 @@ func (b *buffer) text(from, to int64, limit int) Text {
 	return t
 }
 
+// keepIn makes f, a new empty file named path, the stream's file: what
+// the stream wrote so far is copied into it, and what it writes from now
+// on goes there too (up to the file limit), so f holds the whole stream
+// as it grows. The previous spill file is closed, not removed. If part of
+// the stream is already lost (its spill failed or stopped at the limit),
+// f gets what is left and no more.
+func (b *buffer) keepIn(f *os.File, path string) {
+	whole := !b.failed && (b.file == nil || b.fileSize == b.size)
+	p := b.read(0, b.size)
+	if b.file != nil {
+		b.file.Close()
+	}
+	n, err := f.Write(p)
+	b.file, b.path, b.fileSize, b.failed = f, path, int64(n), err != nil
+	if !whole {
+		b.fileSize = -1 // never equal to the size: nothing more is appended
+	}
+}
+
 // close closes the spill file; its path stays valid.
 func (b *buffer) close() {
 	if b.file != nil {
@@ -361,6 +380,14 @@ func (s *sink) since(from int64, limit int) (Text, int64) {
 	defer s.mu.Unlock()
 	to := s.merged.size
 	return s.merged.text(from, to, limit), to
+}
+
+// keepIn makes f, named path, hold the whole merged output, so far and
+// from now on (see buffer.keepIn).
+func (s *sink) keepIn(f *os.File, path string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.merged.keepIn(f, path)
 }
 
 // close closes the spill files; their paths stay valid.

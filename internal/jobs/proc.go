@@ -49,10 +49,11 @@ func (p *proc) signal(sig syscall.Signal) {
 // with reportCwd the shell gets a pipe on descriptor cwdFD to report its
 // final directory on.
 func (m *Manager) spawn(command, dir string, reportCwd bool, s *sink, confine func() error) (*proc, error) {
-	name := m.shellName()
+	name := m.argv0()
 	cmd := &exec.Cmd{
 		Path: m.shell,
-		// $0 is the shell's name, so its messages read "bash: ...".
+		// $0 is the shell's name (or path), so its messages read
+		// "bash: ..." (or "/bin/bash: ...").
 		Args: []string{name, "-c", m.wrapper, name, command},
 		Dir:  dir,
 		Env:  m.env,
@@ -160,16 +161,27 @@ const (
 // group (SIGTERM, then SIGKILL after grace), and in any case clears up what
 // it left (finish). A nil expired or done never fires.
 func (p *proc) await(expired <-chan time.Time, done <-chan struct{}, grace time.Duration) ending {
-	why := endedItself
+	return p.settle(p.wait(expired, done), grace)
+}
+
+// wait waits until the shell exits, expired fires, done is closed or a
+// kill is requested, and says which; it sends nothing.
+func (p *proc) wait(expired <-chan time.Time, done <-chan struct{}) ending {
 	select {
 	case <-p.exited:
+		return endedItself
 	case <-expired:
-		why = endedTimeout
+		return endedTimeout
 	case <-done:
-		why = endedCancel
+		return endedCancel
 	case <-p.killReq:
-		why = endedKill
+		return endedKill
 	}
+}
+
+// settle is the end of await once wait has said why: unless the shell has
+// exited by itself, its group is ended; then what it left is cleared up.
+func (p *proc) settle(why ending, grace time.Duration) ending {
 	gentle := true
 	select {
 	case <-p.exited:

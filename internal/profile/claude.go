@@ -29,10 +29,13 @@ func claude(lim tools.Limits) *Profile {
 		// window past the end is a warning, not an error; Write and Edit
 		// need a read first; an Edit with an empty old_string creates a
 		// file and refuses a notebook; Glob lists hidden and ignored files,
-		// oldest first; Grep searches hidden files (Claude Code 2.1.7).
+		// oldest first; Grep searches hidden files; the shell names itself
+		// by its path, and a command past its timeout goes on in the
+		// background (Claude Code 2.1.7).
 		Behavior: tools.Behavior{ReadFilesOnly: true, ReadWholeFile: true, ReadPastEndIsEmpty: true,
 			EditCreatesFile: true, EditRefusesNotebooks: true, GlobAll: true, GrepHidden: true, GrepByPath: true, GrepBadPatternFindsNothing: true,
-			NotebookSourceString: true, TaskOutputWhole: true, CommandFailureIsError: true, ExitPlanWithoutPlan: true},
+			NotebookSourceString: true, TaskOutputWhole: true, CommandFailureIsError: true, ExitPlanWithoutPlan: true,
+			ShellNamedByPath: true, TimeoutToBackground: true},
 		Render: renderClaude,
 		Tools: []Entry{
 			{Core: "task_output", Name: "TaskOutput", Description: desc("claude/TaskOutput.md"), Params: []Param{
@@ -577,6 +580,9 @@ func occurrences(n int) string {
 // returns ToolOutput::error for it).
 func claudeBash(o *tools.BashOutput) string {
 	if o.TaskID != "" {
+		if o.TaskFile != "" {
+			return fmt.Sprintf("Command running in background with ID: %s. Output is being written to: %s", o.TaskID, o.TaskFile)
+		}
 		return fmt.Sprintf("Command running in background with ID: %s", o.TaskID)
 	}
 	if o.Truncated && o.FullOutputPath != "" && o.OutputBytes > 0 {

@@ -65,9 +65,14 @@ type BashOutput struct {
 	Cwd     string `json:"cwd"`
 	CwdNote string `json:"cwd_note,omitempty"`
 	PGID    int    `json:"pgid,omitzero"`
-	// TaskID is the job's id when the command was started in the background.
-	TaskID     string `json:"task_id,omitempty"`
-	DurationMS int64  `json:"duration_ms"`
+	// TaskID is the job's id when the command was started in the background,
+	// or went on there when it outlived its timeout (MovedToBackground,
+	// Behavior.TimeoutToBackground); TaskFile is the file its whole output
+	// is written to as it runs, when it has one.
+	TaskID            string `json:"task_id,omitempty"`
+	TaskFile          string `json:"task_file,omitempty"`
+	MovedToBackground bool   `json:"moved_to_background,omitzero"`
+	DurationMS        int64  `json:"duration_ms"`
 }
 
 // Bash returns the bash tool.
@@ -152,9 +157,11 @@ func runBash(ctx context.Context, env *tool.Env, in BashInput) (*BashOutput, err
 			return nil, jobErr(err, in.Command, st.Limits.MaxJobs)
 		}
 		out.TaskID, out.Cwd = id, m.Cwd()
+		out.TaskFile, _ = m.OutputFile(id)
 		st.noteTask(id, in.Command)
 		return out, nil
 	}
+	opts.DetachOnTimeout = st.Behavior.TimeoutToBackground
 	res, err := m.RunWith(ctx, in.Command, timeout, opts)
 	if res == nil {
 		return nil, jobErr(err, in.Command, st.Limits.MaxJobs)
@@ -170,6 +177,11 @@ func runBash(ctx context.Context, env *tool.Env, in BashInput) (*BashOutput, err
 	out.FullOutputPath = firstNonEmpty(res.Merged.Path, res.Stdout.Path, res.Stderr.Path)
 	out.Cwd, out.CwdNote, out.PGID = res.Cwd, res.CwdReset, res.PGID
 	out.DurationMS = res.Duration.Milliseconds()
+	if res.JobID != "" {
+		out.TaskID, out.TaskFile, out.MovedToBackground = res.JobID, res.JobFile, true
+		st.noteTask(res.JobID, in.Command)
+		return out, nil
+	}
 	if st.Behavior.CommandFailureIsError && (out.TimedOut || out.ExitCode != 0) {
 		return nil, commandFailed(out)
 	}
@@ -219,7 +231,11 @@ func jobErr(err error, command string, maxJobs int) *tool.Error {
 // Content renders the output as the native profile shows it.
 func (o *BashOutput) Content() []tool.Content {
 	if o.TaskID != "" {
-		return []tool.Content{tool.Text(fmt.Sprintf("started background task %s: %s\nread its output with task_output {\"task_id\":%q}; stop it with task_kill", o.TaskID, o.Command, o.TaskID))}
+		how := "started background task"
+		if o.MovedToBackground {
+			how = fmt.Sprintf("the command outlived its %d ms timeout and goes on as background task", o.TimeoutMS)
+		}
+		return []tool.Content{tool.Text(fmt.Sprintf("%s %s: %s\nread its output with task_output {\"task_id\":%q}; stop it with task_kill", how, o.TaskID, o.Command, o.TaskID))}
 	}
 	var b strings.Builder
 	if o.Output == "" {

@@ -268,6 +268,15 @@ type Behavior struct {
 	// call, and the other tools' working directory stays the root (Gemini
 	// CLI 0.1.13's run_shell_command spawns a new bash per command).
 	FreshShell bool `json:"fresh_shell,omitempty"`
+	// ShellNamedByPath makes the shell's messages start with the path it
+	// runs from ("/bin/bash: line 1: …"), as Claude Code's do, instead of
+	// its name ("bash: line 1: …"); see jobs.Config.NameByPath.
+	ShellNamedByPath bool `json:"shell_named_by_path,omitempty"`
+	// TimeoutToBackground makes a foreground command that outlives its
+	// timeout go on as a background task, its output kept, instead of being
+	// killed; the result names the task (Claude Code's Bash). When no more
+	// tasks may run, the command is killed as usual.
+	TimeoutToBackground bool `json:"timeout_to_background,omitempty"`
 	// AllowUnsandboxed lets a call ask to run outside the confinement (seed
 	// 003's dangerously_disable_sandbox).
 	AllowUnsandboxed bool `json:"allow_unsandboxed,omitempty"`

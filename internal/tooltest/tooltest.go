@@ -17,6 +17,7 @@
 //	!core list             also expose a core tool the profile leaves out,
 //	                       under its core name (repeatable)
 //	!mode plan             the permission mode the session starts in
+//	!shell /bin/bash       the shell commands run in
 //	!reply {"accepted":…}  the user's next answer to a tool's prompt, a
 //	                       tool.Reply as JSON (repeatable, in order);
 //	                       without one, no user can be asked
@@ -194,6 +195,8 @@ func Parse(data []byte) (*Scenario, error) {
 			s.Touch[f[1]] = n
 		case "mode":
 			s.Options.PermissionMode = f[1]
+		case "shell":
+			s.Options.Shell = f[1]
 		case "reply":
 			var r tool.Reply
 			if err := json.Unmarshal([]byte(strings.TrimSpace(strings.TrimPrefix(line[1:], "reply"))), &r); err != nil {
@@ -423,6 +426,7 @@ func runFile(t *testing.T, file string, h Hooks) {
 		out = strings.ReplaceAll(out, site, "$SITE")
 	}
 	out = strings.ReplaceAll(out, sess.TempDir(), "$TMP")
+	out = strings.ReplaceAll(out, filepath.Dir(sess.TempDir()), "$SESSIONDIR")
 	out = strings.ReplaceAll(out, sessionName(sess), "$SESSION")
 	out = strings.ReplaceAll(out, ws, "$ROOT")
 	out = strings.ReplaceAll(out, root, "$ROOT/..") // a path that left the root
