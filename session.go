@@ -85,7 +85,7 @@ func (r *Runtime) NewSession() (*Session, error) {
 		Policy:     policy,
 		Hooks:      r.opts.Hooks,
 		Middleware: r.opts.Middleware,
-		Render:     r.profile.RenderFunc(r.fs.Roots()),
+		Render:     r.profile.RenderFuncSaving(r.fs.Roots(), s.save),
 		Save:       s.save,
 	}
 	if r.opts.Ask != nil {

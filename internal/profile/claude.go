@@ -35,7 +35,7 @@ func claude(lim tools.Limits) *Profile {
 		Behavior: tools.Behavior{ReadFilesOnly: true, ReadWholeFile: true, ReadPastEndIsEmpty: true,
 			EditCreatesFile: true, EditRefusesNotebooks: true, GlobAll: true, GrepHidden: true, GrepByPath: true, GrepBadPatternFindsNothing: true,
 			NotebookSourceString: true, TaskOutputWhole: true, CommandFailureIsError: true, ExitPlanWithoutPlan: true,
-			ShellNamedByPath: true, TimeoutToBackground: true},
+			ShellNamedByPath: true, TimeoutToBackground: true, GrepWhole: true},
 		Render: renderClaude,
 		Tools: []Entry{
 			{Core: "task_output", Name: "TaskOutput", Description: desc("claude/TaskOutput.md"), Params: []Param{
@@ -214,6 +214,7 @@ func renderClaude(r *Rendering) {
 	default:
 		claudeWebResult(r)
 	}
+	claudePersistLarge(r)
 }
 
 // claudeError is the text inside <tool_use_error>: Claude Code's message
@@ -535,6 +536,10 @@ func claudeGrep(r *Rendering, o *tools.GrepOutput) string {
 			s += "\n\n[Showing results with pagination = " + pagination + "]"
 		}
 	}
+	if o.CutByLimit {
+		// Past tools.GrepWholeChars (Claude Code has no such bound).
+		s += fmt.Sprintf("\n\n[Output cut after %d of %d lines; narrow the search with path, glob or type, or page with offset]", in.Offset+len(o.Lines), o.TotalLines)
+	}
 	return s
 }
 
@@ -586,7 +591,7 @@ func claudeBash(o *tools.BashOutput) string {
 		return fmt.Sprintf("Command running in background with ID: %s", o.TaskID)
 	}
 	if o.Truncated && o.FullOutputPath != "" && o.OutputBytes > 0 {
-		return claudePersisted(o.OutputBytes, o.FullOutputPath, o.Output)
+		return claudeBashPersisted(o)
 	}
 	output := strings.TrimRight(o.Output, "\n")
 	var lines []string
@@ -603,17 +608,6 @@ func claudeBash(o *tools.BashOutput) string {
 		lines = append(lines, output)
 	}
 	return strings.Join(lines, "\n")
-}
-
-// claudePersisted is Claude Code's note for output too large to show: its
-// size, the file that holds all of it, and a preview of its first 2,000
-// characters cut back to the last whole line.
-func claudePersisted(size int64, path, text string) string {
-	preview := cut(text, 2000, "")
-	if i := strings.LastIndexByte(preview, '\n'); i > 0 {
-		preview = preview[:i]
-	}
-	return fmt.Sprintf("<persisted-output>\nOutput too large (%.1fKB). Full output saved to: %s\n\nPreview (first 2KB):\n%s\n...\n</persisted-output>", float64(size)/1024, path, preview)
 }
 
 // claudeTaskOutput is TaskOutput's tagged result.

@@ -243,6 +243,10 @@ type Rendering struct {
 	Roots []string
 	// Limit is the core bound on the result text.
 	Limit int
+	// Save, when set, keeps a whole result text in a file only the server
+	// writes and returns the file's path (for a profile that shows a large
+	// result as a note naming its file); nil when the host keeps nothing.
+	Save func(callID, text string) (string, error)
 }
 
 // Text sets the result's content to one text block.
@@ -291,6 +295,12 @@ func (r *Rendering) Rel(path string) string {
 // RenderFunc returns the executor's Render hook for this profile, for a
 // session over roots; nil when the profile renders nothing itself.
 func (p *Profile) RenderFunc(roots []string) func(info tool.Info, res *tool.Result, out any) {
+	return p.RenderFuncSaving(roots, nil)
+}
+
+// RenderFuncSaving is RenderFunc for a session that keeps large results
+// with save (Rendering.Save).
+func (p *Profile) RenderFuncSaving(roots []string, save func(callID, text string) (string, error)) func(info tool.Info, res *tool.Result, out any) {
 	if p.Render == nil {
 		return nil
 	}
@@ -315,7 +325,7 @@ func (p *Profile) RenderFunc(roots []string) func(info tool.Info, res *tool.Resu
 		if limit <= 0 {
 			limit = tool.DefaultMaxResultChars
 		}
-		p.Render(&Rendering{Entry: e, Res: res, In: in, Out: out, Roots: roots, Limit: limit})
+		p.Render(&Rendering{Entry: e, Res: res, In: in, Out: out, Roots: roots, Limit: limit, Save: save})
 	}
 }
 

@@ -226,13 +226,20 @@ func runGrep(ctx context.Context, env *tool.Env, in GrepInput) (*GrepOutput, err
 	}
 	all := splitLines(buf.String())
 	out.TotalLines = len(all)
-	page(out, all, in, st.Limits.GrepChars)
+	maxChars := st.Limits.GrepChars
+	if st.Behavior.GrepWhole {
+		maxChars = max(maxChars, GrepWholeChars)
+	}
+	page(out, all, in, maxChars)
 	out.Files = pageFiles(res.Files, mode, in.Offset, len(out.Lines))
 	for _, k := range res.Skipped {
 		out.Skipped = append(out.Skipped, fmt.Sprintf("%s:%d (%d bytes)", k.Path, k.Line, k.Length))
 	}
 	return out, nil
 }
+
+// GrepWholeChars bounds grep's output lines under Behavior.GrepWhole.
+const GrepWholeChars = 32 << 20
 
 // page selects the output lines from offset, up to head_limit and the size
 // bound.

@@ -231,6 +231,11 @@ type Behavior struct {
 	// than newest first (ripgrep's order, which Claude Code shows, varies
 	// from run to run; by path is the order it gives most).
 	GrepByPath bool `json:"grep_by_path,omitempty"`
+	// GrepWhole makes grep return every output line (up to head_limit)
+	// instead of a page of Limits.GrepChars characters, for a profile that
+	// keeps a large result in a file and shows a preview (Claude Code's
+	// Grep); a bound of GrepWholeChars still applies.
+	GrepWhole bool `json:"grep_whole,omitempty"`
 	// GrepBadPatternFindsNothing makes a grep whose pattern does not
 	// compile a result with no matches instead of GREP_INVALID_PATTERN
 	// (Claude Code's Grep reports what ripgrep found: nothing).
