@@ -220,6 +220,7 @@ func (r *Runtime) startShell(st *tools.State) {
 			OutputDir:      filepath.Join(filepath.Dir(st.TempDir), "tasks"),
 			MergeStreams:   !st.Behavior.SeparateStreams,
 			NameByPath:     st.Behavior.ShellNamedByPath,
+			RawText:        st.Behavior.ShellRawText,
 			DefaultTimeout: r.limits.BashTimeout,
 			MaxTimeout:     r.limits.BashMaxTimeout,
 			MaxRunning:     r.limits.MaxJobs,

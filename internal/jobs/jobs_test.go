@@ -171,7 +171,7 @@ func TestJobOutputContext(t *testing.T) {
 // fakeJob is a job with no process, for testing Output's waiting in a
 // synctest bubble.
 func fakeJob(m *Manager, id string) *job {
-	s := newSink(m.cfg.OutputLimit, m.cfg.FileLimit, false, nil)
+	s := newSink(m.cfg.OutputLimit, m.cfg.FileLimit, false, false, nil)
 	s.add(s.stdout, []byte("partial\n"))
 	j := &job{id: id, command: "fake", sink: s, start: time.Now(), done: make(chan struct{}), status: Running, exitCode: -1}
 	m.jobs[id] = j

@@ -67,6 +67,11 @@ type Config struct {
 	// base name, as Claude Code runs it. With no Shell given, bash is then
 	// found where $SHELL says, when $SHELL names bash.
 	NameByPath bool
+	// RawText renders output as Node decodes it for Claude Code: control
+	// characters as they are and each byte that is not UTF-8 as U+FFFD,
+	// instead of safe text's \xNN (see Truncate). (Node makes one U+FFFD
+	// of a multi-byte sequence cut short; this makes one of each byte.)
+	RawText bool
 	// MergeStreams sends stdout and stderr down one pipe: Merged is then
 	// in the exact order of the writes, and Stdout and Stderr stay empty.
 	// Otherwise each has its own pipe and Merged is in the order the
@@ -338,7 +343,7 @@ func (m *Manager) newFile(name string) (*os.File, error) {
 
 // prepare makes the sink of command number n.
 func (m *Manager) prepare(prefix string, n int64) *sink {
-	return newSink(m.cfg.OutputLimit, m.cfg.FileLimit, m.cfg.MergeStreams, func(stream string) (*os.File, error) {
+	return newSink(m.cfg.OutputLimit, m.cfg.FileLimit, m.cfg.MergeStreams, m.cfg.RawText, func(stream string) (*os.File, error) {
 		return m.newFile(fmt.Sprintf("%s-%d.%s", prefix, n, stream))
 	})
 }

@@ -53,31 +53,48 @@ func (t Text) String() string {
 // return and escape, written as \xNN (four characters). A backslash in out
 // is left alone, so "\x41" in the output reads the same as an escaped byte.
 func Truncate(out []byte, limit int) (head, tail string, omitted int) {
+	return truncate(out, limit, false)
+}
+
+// truncate is Truncate, rendering raw text (see Config.RawText) when raw
+// is set.
+func truncate(out []byte, limit int, raw bool) (head, tail string, omitted int) {
 	limit = max(limit, 0)
-	s, n := renderPrefix(out, limit)
+	s, n := renderPrefix(out, limit, raw)
 	if n == len(out) {
 		return s, "", 0
 	}
 	hl := limit / 2
-	head, hn := renderPrefix(out, hl)
-	tail, tn := renderSuffix(out[hn:], limit-hl)
+	head, hn := renderPrefix(out, hl, raw)
+	tail, tn := renderSuffix(out[hn:], limit-hl, raw)
 	return head, tail, len(out) - hn - tn
 }
 
 // Safe renders out whole as safe text (see Truncate).
 func Safe(out []byte) string {
-	s, _ := renderPrefix(out, len(out)*4)
+	s, _ := renderPrefix(out, len(out)*4, false)
 	return s
 }
 
 // next decodes the character at the start of b: what to write (a rune, or
-// an escaped byte), its width in characters and its size in bytes.
-func next(b []byte) (r rune, esc bool, width, size int) {
+// an escaped byte), its width in characters and its size in bytes. Raw
+// text keeps control characters and has U+FFFD for a byte that is not
+// UTF-8.
+func next(b []byte, raw bool) (r rune, esc bool, width, size int) {
 	r, size = utf8.DecodeRune(b)
-	if (r == utf8.RuneError && size == 1) || r < 0x20 && r != '\t' && r != '\n' && r != '\r' && r != 0x1b || r == 0x7f {
+	if raw {
+		return r, false, 1, size
+	}
+	if escaped(r, size) {
 		return rune(b[0]), true, 4, 1
 	}
 	return r, false, 1, size
+}
+
+// escaped reports whether safe text writes the rune r, decoded from size
+// bytes, as \xNN.
+func escaped(r rune, size int) bool {
+	return (r == utf8.RuneError && size == 1) || r < 0x20 && r != '\t' && r != '\n' && r != '\r' && r != 0x1b || r == 0x7f
 }
 
 const hexDigits = "0123456789abcdef"
@@ -94,12 +111,12 @@ func write(sb *strings.Builder, r rune, esc bool) {
 
 // renderPrefix renders the longest prefix of b that fits in limit
 // characters, and returns it with the number of bytes it took.
-func renderPrefix(b []byte, limit int) (string, int) {
+func renderPrefix(b []byte, limit int, raw bool) (string, int) {
 	var sb strings.Builder
 	sb.Grow(min(len(b), limit))
 	chars, i := 0, 0
 	for i < len(b) {
-		r, esc, w, size := next(b[i:])
+		r, esc, w, size := next(b[i:], raw)
 		if chars+w > limit {
 			break
 		}
@@ -112,7 +129,7 @@ func renderPrefix(b []byte, limit int) (string, int) {
 
 // renderSuffix renders the longest suffix of b that fits in limit
 // characters, and returns it with the number of bytes it took.
-func renderSuffix(b []byte, limit int) (string, int) {
+func renderSuffix(b []byte, limit int, raw bool) (string, int) {
 	// Walk back to a start, then render forward from it: decoding forward
 	// from a point reached backwards can split invalid bytes differently,
 	// so step the start on until the forward rendering fits.
@@ -120,7 +137,7 @@ func renderSuffix(b []byte, limit int) (string, int) {
 	for start > 0 {
 		r, size := utf8.DecodeLastRune(b[:start])
 		w := 1
-		if (r == utf8.RuneError && size == 1) || r < 0x20 && r != '\t' && r != '\n' && r != '\r' && r != 0x1b || r == 0x7f {
+		if !raw && escaped(r, size) {
 			w, size = 4, 1
 		}
 		if chars+w > limit {
@@ -130,11 +147,11 @@ func renderSuffix(b []byte, limit int) (string, int) {
 		start -= size
 	}
 	for {
-		s, n := renderPrefix(b[start:], limit)
+		s, n := renderPrefix(b[start:], limit, raw)
 		if start+n == len(b) {
 			return s, len(b) - start
 		}
-		_, _, _, size := next(b[start:])
+		_, _, _, size := next(b[start:], raw)
 		start += size
 	}
 }
@@ -154,6 +171,7 @@ type buffer struct {
 	fileSize  int64 // bytes in the file: the stream's first fileSize bytes
 	path      string
 	failed    bool // the spill file could not be made or written
+	raw       bool // render raw text (Config.RawText)
 }
 
 func (b *buffer) tailStart() int64 { return b.size - int64(len(b.tail)) }
@@ -260,14 +278,14 @@ func (b *buffer) text(from, to int64, limit int) Text {
 		return Text{}
 	}
 	if p, ok := b.bytes(from, to); ok {
-		h, tl, om := Truncate(p, limit)
+		h, tl, om := truncate(p, limit, b.raw)
 		t.Head, t.Tail, t.Omitted = h, tl, int64(om)
 	} else {
 		w := int64(b.window)
 		hl := limit / 2
 		var hn, tn int
-		t.Head, hn = renderPrefix(b.read(from, min(to, from+w)), hl)
-		t.Tail, tn = renderSuffix(b.read(max(from, to-w), to), limit-hl)
+		t.Head, hn = renderPrefix(b.read(from, min(to, from+w)), hl, b.raw)
+		t.Tail, tn = renderSuffix(b.read(max(from, to-w), to), limit-hl, b.raw)
 		t.Omitted = t.Size - int64(hn) - int64(tn)
 	}
 	if t.Omitted > 0 {
@@ -321,11 +339,12 @@ type sink struct {
 func window(limit int) int { return max(4*limit+16, 4096) }
 
 // newSink makes a sink; spill creates the spill file of the named stream.
-func newSink(limit int, fileLimit int64, merged bool, spill func(stream string) (*os.File, error)) *sink {
+func newSink(limit int, fileLimit int64, merged, raw bool, spill func(stream string) (*os.File, error)) *sink {
 	buf := func(stream string) *buffer {
 		return &buffer{
 			window:    window(limit),
 			fileLimit: fileLimit,
+			raw:       raw,
 			spill:     func() (*os.File, error) { return spill(stream) },
 		}
 	}

@@ -46,10 +46,18 @@ func TestTruncate(t *testing.T) {
 func FuzzTruncate(f *testing.F) {
 	f.Add([]byte("hello world"), 5)
 	f.Add([]byte("é\xff😀\x00abc"), 7)
+	f.Add([]byte("\x00\x01\xe2\x82x"), 3)
 	f.Fuzz(func(t *testing.T, in []byte, limit int) {
 		limit = limit%100 + 50
 		if limit < 0 {
 			limit = -limit
+		}
+		rh, rt, ro := truncate(in, limit, true)
+		if !utf8.ValidString(rh) || !utf8.ValidString(rt) || utf8.RuneCountInString(rh)+utf8.RuneCountInString(rt) > limit {
+			t.Fatalf("raw: %q, %q out of %q for limit %d", rh, rt, in, limit)
+		}
+		if ro < 0 || ro > len(in) || (ro == 0 && rh != nodeDecode(in)) {
+			t.Fatalf("raw: omitted %d of %d, whole %q", ro, len(in), rh)
 		}
 		head, tail, omitted := Truncate(in, limit)
 		if !utf8.ValidString(head) || !utf8.ValidString(tail) {
@@ -65,6 +73,32 @@ func FuzzTruncate(f *testing.F) {
 			t.Fatalf("whole output rendered %q, Safe gives %q", head, Safe(in))
 		}
 	})
+}
+
+// Raw text (Config.RawText) is the bytes as Node decodes them for Claude
+// Code: control characters kept, each byte that is not UTF-8 one U+FFFD,
+// each character one of the limit.
+func TestTruncateRaw(t *testing.T) {
+	in := []byte("\x00\x01\b\t\n\x1b\x7f é\xff!")
+	head, tail, omitted := truncate(in, 100, true)
+	if want := "\x00\x01\b\t\n\x1b\x7f é\uFFFD!"; head != want || tail != "" || omitted != 0 {
+		t.Errorf("raw whole = %q, %q, %d; want %q", head, tail, omitted, want)
+	}
+	head, tail, omitted = truncate(in, 4, true)
+	if head != "\x00\x01" || tail != "\uFFFD!" || omitted != len(in)-2-2 {
+		t.Errorf("raw cut = %q, %q, %d", head, tail, omitted)
+	}
+}
+
+// nodeDecode decodes b as UTF-8, each byte that is not UTF-8 as U+FFFD.
+func nodeDecode(b []byte) string {
+	var sb strings.Builder
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		sb.WriteRune(r)
+		b = b[n:]
+	}
+	return sb.String()
 }
 
 func TestTextString(t *testing.T) {

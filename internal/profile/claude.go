@@ -30,12 +30,13 @@ func claude(lim tools.Limits) *Profile {
 		// need a read first; an Edit with an empty old_string creates a
 		// file and refuses a notebook; Glob lists hidden and ignored files,
 		// oldest first; Grep searches hidden files; the shell names itself
-		// by its path, and a command past its timeout goes on in the
-		// background (Claude Code 2.1.7).
+		// by its path, its output's control characters are shown as they
+		// are, and a command past its timeout goes on in the background
+		// (Claude Code 2.1.7).
 		Behavior: tools.Behavior{ReadFilesOnly: true, ReadWholeFile: true, ReadPastEndIsEmpty: true,
 			EditCreatesFile: true, EditRefusesNotebooks: true, GlobAll: true, GrepHidden: true, GrepByPath: true, GrepBadPatternFindsNothing: true,
 			NotebookSourceString: true, TaskOutputWhole: true, CommandFailureIsError: true, ExitPlanWithoutPlan: true,
-			ShellNamedByPath: true, TimeoutToBackground: true, GrepWhole: true},
+			ShellNamedByPath: true, ShellRawText: true, TimeoutToBackground: true, GrepWhole: true},
 		Render: renderClaude,
 		Tools: []Entry{
 			{Core: "task_output", Name: "TaskOutput", Description: desc("claude/TaskOutput.md"), Params: []Param{

@@ -277,6 +277,10 @@ type Behavior struct {
 	// runs from ("/bin/bash: line 1: …"), as Claude Code's do, instead of
 	// its name ("bash: line 1: …"); see jobs.Config.NameByPath.
 	ShellNamedByPath bool `json:"shell_named_by_path,omitempty"`
+	// ShellRawText shows commands' output with control characters as they
+	// are and bytes that are not UTF-8 as U+FFFD, as Claude Code shows it,
+	// instead of as \xNN (jobs.Config.RawText).
+	ShellRawText bool `json:"shell_raw_text,omitempty"`
 	// TimeoutToBackground makes a foreground command that outlives its
 	// timeout go on as a background task, its output kept, instead of being
 	// killed; the result names the task (Claude Code's Bash). When no more
