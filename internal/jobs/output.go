@@ -83,12 +83,49 @@ func Safe(out []byte) string {
 func next(b []byte, raw bool) (r rune, esc bool, width, size int) {
 	r, size = utf8.DecodeRune(b)
 	if raw {
+		if r == utf8.RuneError && size == 1 {
+			size = invalidLen(b)
+		}
 		return r, false, 1, size
 	}
 	if escaped(r, size) {
 		return rune(b[0]), true, 4, 1
 	}
 	return r, false, 1, size
+}
+
+// invalidLen is how many bytes at the start of b, which does not start
+// with a valid UTF-8 sequence, make one U+FFFD as Node (the WHATWG
+// decoder) decodes them: the longest start of a valid sequence there (a
+// sequence cut short), else one byte.
+func invalidLen(b []byte) int {
+	lo, hi, n := byte(0x80), byte(0xbf), 0 // the second byte's range; the sequence's length
+	switch c := b[0]; {
+	case c >= 0xc2 && c <= 0xdf:
+		n = 2
+	case c == 0xe0:
+		lo, n = 0xa0, 3
+	case c == 0xed:
+		hi, n = 0x9f, 3
+	case c >= 0xe1 && c <= 0xef:
+		n = 3
+	case c == 0xf0:
+		lo, n = 0x90, 4
+	case c == 0xf4:
+		hi, n = 0x8f, 4
+	case c >= 0xf1 && c <= 0xf3:
+		n = 4
+	default:
+		return 1
+	}
+	i := 1
+	for ; i < n && i < len(b); i++ {
+		if b[i] < lo || b[i] > hi {
+			break
+		}
+		lo, hi = 0x80, 0xbf
+	}
+	return i
 }
 
 // escaped reports whether safe text writes the rune r, decoded from size
