@@ -77,12 +77,7 @@ func (m *Manager) StartWith(command string, timeout time.Duration, o Options) (s
 		m.mu.Unlock()
 		return "", ErrClosed
 	}
-	running := m.starting
-	for _, j := range m.jobs {
-		if !j.finished() {
-			running++
-		}
-	}
+	running := m.runningLocked()
 	if running >= m.cfg.MaxRunning {
 		m.mu.Unlock()
 		return "", fmt.Errorf("%w: %d of %d", ErrLimit, running, m.cfg.MaxRunning)
@@ -145,13 +140,7 @@ func (m *Manager) adopt(p *proc, s *sink, n int64, command string, start time.Ti
 	id := fmt.Sprintf("job-%d", n)
 	file := m.keepOutput(s, id)
 	m.mu.Lock()
-	running := m.starting
-	for _, j := range m.jobs {
-		if !j.finished() {
-			running++
-		}
-	}
-	if m.closed || running >= m.cfg.MaxRunning {
+	if m.closed || m.runningLocked() >= m.cfg.MaxRunning {
 		m.mu.Unlock()
 		return "", false
 	}
@@ -206,6 +195,18 @@ func (m *Manager) OutputFile(id string) (string, error) {
 func (m *Manager) jobFile(id string) string {
 	f, _ := m.OutputFile(id)
 	return f
+}
+
+// runningLocked counts the jobs running and being started; the caller
+// holds m.mu.
+func (m *Manager) runningLocked() int {
+	running := m.starting
+	for _, j := range m.jobs {
+		if !j.finished() {
+			running++
+		}
+	}
+	return running
 }
 
 func (j *job) finished() bool {
