@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"unicode/utf8"
@@ -499,8 +500,22 @@ func (o *ReadOutput) Content() []tool.Content {
 		return []tool.Content{tool.Text(text)}
 	}
 	var b strings.Builder
+	n := 0
+	for _, l := range o.Lines {
+		n += len(l) + 8
+	}
+	b.Grow(n)
+	var num []byte
 	for i, l := range o.Lines {
-		fmt.Fprintf(&b, "%6d\t%s\n", o.StartLine+i, l)
+		// As fmt's "%6d\t%s\n", without its cost per line.
+		num = strconv.AppendInt(num[:0], int64(o.StartLine+i), 10)
+		for range 6 - len(num) {
+			b.WriteByte(' ')
+		}
+		b.Write(num)
+		b.WriteByte('\t')
+		b.WriteString(l)
+		b.WriteByte('\n')
 	}
 	if n := o.Notes(); n != "" {
 		b.WriteString("\n" + n)

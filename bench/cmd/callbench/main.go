@@ -63,6 +63,7 @@ func main() {
 	rounds := flag.Int("rounds", 200, "calls per server per case")
 	cases := flag.String("cases", "read3k,read32k,read240k,list,glob,bash", "comma-separated cases")
 	handsArgs := flag.String("hands-args", "", "extra flags for hands serve, space-separated")
+	before := flag.String("before", "", "another hands binary (an older build) to time beside -hands, as hands-before")
 	flag.Parse()
 	if *handsBin == "" || *floorBin == "" {
 		fmt.Fprintln(os.Stderr, "usage: callbench -hands BIN -floor BIN [-fs CMD] [-boris BIN] [-src DIR] [-rounds N]")
@@ -94,11 +95,27 @@ func main() {
 		}
 		return "view", map[string]any{"path": c.path}, true
 	}
-	floor := connect(ctx, "floor", exec.Command(*floorBin))
+	// The floor's replies are cut from Go source, as Hands's are.
+	corpus := ""
+	for _, c := range all {
+		if c.name == "read3k" || c.name == "read32k" || c.name == "read240k" {
+			corpus = c.path
+		}
+	}
+	floorCmd := exec.Command(*floorBin)
+	if corpus != "" {
+		floorCmd.Args = append(floorCmd.Args, "-corpus", corpus)
+	}
+	floor := connect(ctx, "floor", floorCmd)
 	floor.call = func(c benchCase) (string, any, bool) {
 		return "floor", map[string]any{"n": c.replyChars}, c.name != "bash"
 	}
 	servers := []*server{hands, floor}
+	if *before != "" {
+		b := connect(ctx, "hands-before", exec.Command(*before, hargs...))
+		b.call = hands.call
+		servers = append(servers, b)
+	}
 	if *fsCmd != "" {
 		f := strings.Fields(*fsCmd)
 		s := connect(ctx, "server-filesystem", exec.Command(f[0], append(f[1:], *src)...))
