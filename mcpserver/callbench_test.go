@@ -95,3 +95,8 @@ func BenchmarkCallGlob(b *testing.B) {
 func BenchmarkCallBash(b *testing.B) {
 	benchCall(b, hands.Options{Roots: []string{b.TempDir()}}, "bash", map[string]any{"command": "true"})
 }
+
+func BenchmarkCallRead240K(b *testing.B) {
+	p := goSrc(b, "cmd/compile/internal/ssa/rewriteRISCV64.go")
+	benchCall(b, hands.Options{Roots: []string{filepath.Dir(p)}}, "view", map[string]any{"path": p})
+}

@@ -133,7 +133,7 @@ func main() {
 		servers = append(servers, s)
 	}
 	if *borisBin != "" {
-		s := connect(ctx, "boris", exec.Command(*borisBin, "--workdir", *src))
+		s := connect(ctx, "boris", exec.Command(*borisBin, "--transport", "stdio", "--workdir", *src))
 		s.call = borisCall
 		servers = append(servers, s)
 	}
