@@ -4,8 +4,9 @@ import (
 	"context"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/hands-dev/hands"
@@ -50,7 +51,11 @@ func benchSession(b *testing.B, opts hands.Options) *mcp.ClientSession {
 // goSrc returns a file or directory of GOROOT/src, skipping the benchmark
 // when it is absent.
 func goSrc(b *testing.B, rel string) string {
-	p := filepath.Join(runtime.GOROOT(), "src", rel)
+	root, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		b.Skip("go env GOROOT:", err)
+	}
+	p := filepath.Join(strings.TrimSpace(string(root)), "src", rel)
 	if _, err := os.Stat(p); err != nil {
 		b.Skip(err)
 	}
