@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"slices"
 	"sync"
 
 	"github.com/hands-dev/hands"
@@ -54,7 +55,7 @@ type Options struct {
 	// HTTP configures HTTPHandler.
 	HTTP HTTPOptions
 	// StructuredContent says what structured content calls return; the
-	// zero value is StructuredMetadata.
+	// zero value is StructuredAuto.
 	StructuredContent StructuredContent
 }
 
@@ -62,6 +63,11 @@ type Options struct {
 type StructuredContent string
 
 const (
+	// StructuredAuto is StructuredNone for a client known to hand the model
+	// the structured content in place of the text (Claude Code, whose
+	// clientInfo name is claude-code: measured with 2.1.7, see
+	// bench/claudecode), and StructuredMetadata for any other.
+	StructuredAuto StructuredContent = "auto"
 	// StructuredMetadata sends, beside the text, what the text does not
 	// carry: for read, bash, glob and grep their metadata
 	// (tool.MetadataOutput: path, line range and counts, encoding, exit
@@ -71,20 +77,62 @@ const (
 	StructuredMetadata StructuredContent = "metadata"
 	// StructuredNone sends the text only, and tools declare no output
 	// schema: for clients that hand the model the structured content in
-	// place of the text (Claude Code 2.1 does), so that the model reads
-	// the profile's text.
+	// place of the text, so that the model reads the profile's text.
 	StructuredNone StructuredContent = "none"
 )
 
-// ParseStructuredContent returns the mode named s ("" is metadata).
+// textOnlyClients are the clientInfo names of clients that show the model
+// a result's structured content instead of its text.
+var textOnlyClients = []string{"claude-code"}
+
+// ParseStructuredContent returns the mode named s ("" is auto).
 func ParseStructuredContent(s string) (StructuredContent, error) {
-	switch StructuredContent(s) {
-	case "", StructuredMetadata:
-		return StructuredMetadata, nil
-	case StructuredNone:
-		return StructuredNone, nil
+	switch m := StructuredContent(s); m {
+	case "":
+		return StructuredAuto, nil
+	case StructuredAuto, StructuredMetadata, StructuredNone:
+		return m, nil
 	}
-	return "", fmt.Errorf("structured content %q is not a mode; give metadata or none", s)
+	return "", fmt.Errorf("structured content %q is not a mode; give auto, metadata or none", s)
+}
+
+// structuredFor returns the mode of a session: auto resolved by the
+// client's name.
+func (s *Server) structuredFor(ss *mcp.ServerSession) StructuredContent {
+	if s.structured != StructuredAuto {
+		return s.structured
+	}
+	if ss != nil {
+		if p := ss.InitializeParams(); p != nil && p.ClientInfo != nil && slices.Contains(textOnlyClients, p.ClientInfo.Name) {
+			return StructuredNone
+		}
+	}
+	return StructuredMetadata
+}
+
+// textOnlyToolList leaves the output schemas out of tools/list for a
+// session that gets no structured content, in auto mode (in mode none no
+// tool declares one).
+func (s *Server) textOnlyToolList(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		lr, ok := res.(*mcp.ListToolsResult)
+		if err != nil || !ok || method != "tools/list" {
+			return res, err
+		}
+		ss, _ := req.GetSession().(*mcp.ServerSession)
+		if s.structuredFor(ss) != StructuredNone {
+			return res, err
+		}
+		out := *lr
+		out.Tools = make([]*mcp.Tool, len(lr.Tools))
+		for i, t := range lr.Tools {
+			c := *t
+			c.OutputSchema = nil
+			out.Tools[i] = &c
+		}
+		return &out, nil
+	}
 }
 
 // New returns a server exposing rt's tools.
@@ -96,7 +144,7 @@ func New(rt *hands.Runtime, opts Options) *Server {
 	s := &Server{rt: rt, log: log, sessions: map[*mcp.ServerSession]*session{},
 		maxRequestSize: opts.MaxRequestSize, http: opts.HTTP, structured: opts.StructuredContent}
 	if s.structured == "" {
-		s.structured = StructuredMetadata
+		s.structured = StructuredAuto
 	}
 	if s.maxRequestSize <= 0 {
 		s.maxRequestSize = defaultMaxRequestSize(rt.Limits().MaxFileSize)
@@ -116,6 +164,9 @@ func New(rt *hands.Runtime, opts Options) *Server {
 	})
 	for _, info := range rt.Tools() {
 		s.mcp.AddTool(definition(info, s.structured), s.handler(info.Name))
+	}
+	if s.structured == StructuredAuto {
+		s.mcp.AddReceivingMiddleware(s.textOnlyToolList)
 	}
 	return s
 }
@@ -202,7 +253,7 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 			// answers a cancelled request itself.
 			return nil, ctx.Err()
 		}
-		return toMCP(withInbox(res, &sess.inbox), s.structured), nil
+		return toMCP(withInbox(res, &sess.inbox), s.structuredFor(req.Session)), nil
 	}
 }
 

@@ -17,6 +17,12 @@ import (
 // server options given.
 func structuredClient(t *testing.T, mo mcpserver.Options) (*mcp.ClientSession, string) {
 	t.Helper()
+	return namedClient(t, mo, "test")
+}
+
+// namedClient is structuredClient with the client's clientInfo name.
+func namedClient(t *testing.T, mo mcpserver.Options, client string) (*mcp.ClientSession, string) {
+	t.Helper()
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +41,7 @@ func structuredClient(t *testing.T, mo mcpserver.Options) (*mcp.ClientSession, s
 	if _, err := srv.Connect(ctx, st); err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: client, Version: "1"}, nil).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,12 +143,46 @@ func TestStructuredContentNone(t *testing.T) {
 }
 
 func TestParseStructuredContent(t *testing.T) {
-	for in, want := range map[string]mcpserver.StructuredContent{"": mcpserver.StructuredMetadata, "metadata": mcpserver.StructuredMetadata, "none": mcpserver.StructuredNone} {
+	for in, want := range map[string]mcpserver.StructuredContent{"": mcpserver.StructuredAuto, "auto": mcpserver.StructuredAuto, "metadata": mcpserver.StructuredMetadata, "none": mcpserver.StructuredNone} {
 		if got, err := mcpserver.ParseStructuredContent(in); err != nil || got != want {
 			t.Errorf("ParseStructuredContent(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	if _, err := mcpserver.ParseStructuredContent("full"); err == nil || !strings.Contains(err.Error(), "metadata or none") {
+	if _, err := mcpserver.ParseStructuredContent("full"); err == nil || !strings.Contains(err.Error(), "auto, metadata or none") {
 		t.Errorf("ParseStructuredContent(full) = %v; want an error naming the modes", err)
+	}
+}
+
+// TestStructuredContentAutoIsTextOnlyForClaudeCode pins the default mode:
+// Claude Code (clientInfo claude-code) hands the model the structured
+// content in place of the text, so it gets no output schemas and no
+// structured content and its model reads the text; another client gets the
+// schemas and the metadata.
+func TestStructuredContentAutoIsTextOnlyForClaudeCode(t *testing.T) {
+	for _, c := range []struct {
+		client   string
+		textOnly bool
+	}{{"claude-code", true}, {"other-client", false}} {
+		cs, _ := namedClient(t, mcpserver.Options{}, c.client)
+		tools, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		schemas := 0
+		for _, tl := range tools.Tools {
+			if tl.OutputSchema != nil {
+				schemas++
+			}
+		}
+		if (schemas == 0) != c.textOnly {
+			t.Errorf("%s: %d of %d tools declare an output schema; text only %v", c.client, schemas, len(tools.Tools), c.textOnly)
+		}
+		text, m := structuredOf(t, cs, "view", map[string]any{"path": "a.txt"})
+		if (m == nil) != c.textOnly {
+			t.Errorf("%s: structured content %v; text only %v", c.client, m, c.textOnly)
+		}
+		if !strings.Contains(text, "alpha secret-line") {
+			t.Errorf("%s: the text lost the file: %q", c.client, text)
+		}
 	}
 }
