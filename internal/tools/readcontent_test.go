@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -17,6 +18,29 @@ func TestReadContentNumbersLinesAsFmt(t *testing.T) {
 		}
 		if got := o.Content()[0].Text; got != strings.TrimSuffix(want.String(), "\n") {
 			t.Errorf("start %d:\n%q\nwant\n%q", start, got, want.String())
+		}
+	}
+}
+
+// TestTextLinesAsSplitLines pins textLines to splitLines, which it stands
+// in for without splitting the whole text.
+func TestTextLinesAsSplitLines(t *testing.T) {
+	for _, text := range []string{"", "\n", "a", "a\n", "a\nb", "a\nb\n", "\n\n", "a\n\nb\n\n", "x\r\ny"} {
+		want := splitLines(text)
+		lines := textLines(text)
+		if got := lines.count(); got != len(want) {
+			t.Errorf("count(%q) = %d, want %d", text, got, len(want))
+		}
+		for start := 1; start <= len(want); start++ {
+			for end := start; end <= len(want)+1; end++ {
+				var got []string
+				for l := range lines.between(start, end) {
+					got = append(got, l)
+				}
+				if w := want[start-1 : min(end, len(want))]; !slices.Equal(got, w) {
+					t.Errorf("between(%q, %d, %d) = %q, want %q", text, start, end, got, w)
+				}
+			}
 		}
 	}
 }
