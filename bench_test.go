@@ -125,3 +125,16 @@ func reportCPU(b *testing.B) func() {
 		}
 	}
 }
+
+// BenchmarkNew is the start-up cost of a runtime: what `hands call` and
+// `hands serve` pay before their first call, package initialisation aside.
+func BenchmarkNew(b *testing.B) {
+	dir := b.TempDir()
+	for b.Loop() {
+		rt, err := hands.New(hands.Options{Roots: []string{dir}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rt.Close()
+	}
+}

@@ -9,6 +9,9 @@
 #
 #   bench/calls.sh [ROUNDS]       (default 200 calls per server and case)
 #   BENCH_CASES=read32k,bash      only these cases
+#   BENCH_STARTUP=N               also time starting hands serve and the floor
+#                                 and answering initialize, N times each
+#   BENCH_BEFORE=/path/to/hands   also time an older build of hands (hands-before)
 #   BENCH_BORIS=/path/to/boris    also time boris (github.com/mjkoo/boris,
 #                                 built locally: go build -o ... . in its tree)
 #
@@ -32,5 +35,5 @@ fi
 FS=""
 if [ -f "$FSJS" ] && command -v node >/dev/null; then FS="node $FSJS"; fi
 exec "$BINDIR/callbench" -hands "$BINDIR/hands" -floor "$BINDIR/floorserver" \
-	-fs "$FS" -boris "${BENCH_BORIS:-}" -rounds "$ROUNDS" \
+	-fs "$FS" -boris "${BENCH_BORIS:-}" -before "${BENCH_BEFORE:-}" -startup "${BENCH_STARTUP:-0}" -rounds "$ROUNDS" \
 	-cases "${BENCH_CASES:-read3k,read32k,read240k,list,glob,bash}" 2> >(grep -v -e 'running on stdio' -e 'No valid root' >&2)
