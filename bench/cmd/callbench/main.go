@@ -142,11 +142,11 @@ func main() {
 	servers = append(servers, &server{name: "bash -c true", call: func(c benchCase) (string, any, bool) { return "", nil, c.name == "bash" }})
 
 	if *startup > 0 {
-		timeStartup(ctx, *startup, map[string]*exec.Cmd{
-			"hands":        exec.Command(*handsBin, hargs...),
-			"floor":        exec.Command(*floorBin),
-			"hands-before": exec.Command(cond(*before != "", *before, *handsBin), hargs...),
-		})
+		cmds := map[string]*exec.Cmd{"hands": exec.Command(*handsBin, hargs...), "floor": exec.Command(*floorBin)}
+		if *before != "" {
+			cmds["hands-before"] = exec.Command(*before, hargs...)
+		}
+		timeStartup(ctx, *startup, cmds)
 	}
 	fmt.Printf("%d rounds per server and case, interleaved; medians. tree %s\n", *rounds, *src)
 	fmt.Printf("%-9s %-18s %9s %9s %9s %9s %10s %10s\n", "case", "server", "wall ms", "÷floor", "cpu ms", "÷floor", "text B", "struct B")
@@ -250,13 +250,6 @@ func timeStartup(ctx context.Context, n int, cmds map[string]*exec.Cmd) {
 			fmt.Printf("%-14s %9.3f %9.3f\n", name, ms(walls[name][len(walls[name])/2]), ms(cpus[name][len(cpus[name])/2]))
 		}
 	}
-}
-
-func cond[T any](c bool, a, b T) T {
-	if c {
-		return a
-	}
-	return b
 }
 
 // borisCall maps a case to boris's tools.
