@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"slices"
 	"sync"
 
 	"github.com/hands-dev/hands"
@@ -28,6 +29,7 @@ type Server struct {
 
 	maxRequestSize int64
 	http           HTTPOptions
+	structured     StructuredContent
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*session
@@ -52,6 +54,85 @@ type Options struct {
 	MaxRequestSize int64
 	// HTTP configures HTTPHandler.
 	HTTP HTTPOptions
+	// StructuredContent says what structured content calls return; the
+	// zero value is StructuredAuto.
+	StructuredContent StructuredContent
+}
+
+// StructuredContent chooses the structured content of tool results.
+type StructuredContent string
+
+const (
+	// StructuredAuto is StructuredNone for a client known to hand the model
+	// the structured content in place of the text (Claude Code, whose
+	// clientInfo name is claude-code: measured with 2.1.7, see
+	// bench/claudecode), and StructuredMetadata for any other.
+	StructuredAuto StructuredContent = "auto"
+	// StructuredMetadata sends, beside the text, what the text does not
+	// carry: for read, bash, glob and grep their metadata
+	// (tool.MetadataOutput: path, line range and counts, encoding, exit
+	// code, process group, truncation), never a second copy of a file's
+	// lines or a command's output; for other tools their whole output;
+	// for a failure its code. Tools declare their output schemas.
+	StructuredMetadata StructuredContent = "metadata"
+	// StructuredNone sends the text only, and tools declare no output
+	// schema: for clients that hand the model the structured content in
+	// place of the text, so that the model reads the profile's text.
+	StructuredNone StructuredContent = "none"
+)
+
+// textOnlyClients are the clientInfo names of clients that show the model
+// a result's structured content instead of its text.
+var textOnlyClients = []string{"claude-code"}
+
+// ParseStructuredContent returns the mode named s ("" is auto).
+func ParseStructuredContent(s string) (StructuredContent, error) {
+	switch m := StructuredContent(s); m {
+	case "":
+		return StructuredAuto, nil
+	case StructuredAuto, StructuredMetadata, StructuredNone:
+		return m, nil
+	}
+	return "", fmt.Errorf("structured content %q is not a mode; give auto, metadata or none", s)
+}
+
+// structuredFor returns the mode of a session: auto resolved by the
+// client's name.
+func (s *Server) structuredFor(ss *mcp.ServerSession) StructuredContent {
+	if s.structured != StructuredAuto {
+		return s.structured
+	}
+	if ss != nil {
+		if p := ss.InitializeParams(); p != nil && p.ClientInfo != nil && slices.Contains(textOnlyClients, p.ClientInfo.Name) {
+			return StructuredNone
+		}
+	}
+	return StructuredMetadata
+}
+
+// textOnlyToolList leaves the output schemas out of tools/list for a
+// session that gets no structured content, in auto mode (in mode none no
+// tool declares one).
+func (s *Server) textOnlyToolList(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		lr, ok := res.(*mcp.ListToolsResult)
+		if err != nil || !ok || method != "tools/list" {
+			return res, err
+		}
+		ss, _ := req.GetSession().(*mcp.ServerSession)
+		if s.structuredFor(ss) != StructuredNone {
+			return res, err
+		}
+		out := *lr
+		out.Tools = make([]*mcp.Tool, len(lr.Tools))
+		for i, t := range lr.Tools {
+			c := *t
+			c.OutputSchema = nil
+			out.Tools[i] = &c
+		}
+		return &out, nil
+	}
 }
 
 // New returns a server exposing rt's tools.
@@ -61,7 +142,10 @@ func New(rt *hands.Runtime, opts Options) *Server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{rt: rt, log: log, sessions: map[*mcp.ServerSession]*session{},
-		maxRequestSize: opts.MaxRequestSize, http: opts.HTTP}
+		maxRequestSize: opts.MaxRequestSize, http: opts.HTTP, structured: opts.StructuredContent}
+	if s.structured == "" {
+		s.structured = StructuredAuto
+	}
 	if s.maxRequestSize <= 0 {
 		s.maxRequestSize = defaultMaxRequestSize(rt.Limits().MaxFileSize)
 	}
@@ -79,17 +163,21 @@ func New(rt *hands.Runtime, opts Options) *Server {
 		},
 	})
 	for _, info := range rt.Tools() {
-		s.mcp.AddTool(definition(info), s.handler(info.Name))
+		s.mcp.AddTool(definition(info, s.structured), s.handler(info.Name))
+	}
+	if s.structured == StructuredAuto {
+		s.mcp.AddReceivingMiddleware(s.textOnlyToolList)
 	}
 	return s
 }
 
 // definition returns the SDK's form of a tool's MCP definition, which
-// toolfmt derives from the tool's metadata.
-func definition(info tool.Info) *mcp.Tool {
+// toolfmt derives from the tool's metadata; without structured content, no
+// output schema.
+func definition(info tool.Info, sc StructuredContent) *mcp.Tool {
 	d := toolfmt.MCPDefinition(info)
 	t := &mcp.Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema}
-	if len(d.OutputSchema) > 0 {
+	if len(d.OutputSchema) > 0 && sc != StructuredNone {
 		t.OutputSchema = d.OutputSchema
 	}
 	if a := d.Annotations; a != nil {
@@ -165,7 +253,7 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 			// answers a cancelled request itself.
 			return nil, ctx.Err()
 		}
-		return toMCP(withInbox(res, &sess.inbox)), nil
+		return toMCP(withInbox(res, &sess.inbox), s.structuredFor(req.Session)), nil
 	}
 }
 
@@ -273,8 +361,9 @@ func askClient(ctx context.Context, info tool.Info, call tool.Call, reason strin
 }
 
 // toMCP converts a result to MCP's form: content, structured content that
-// validates against the output schema (or carries the error code) and isError.
-func toMCP(res tool.Result) *mcp.CallToolResult {
+// validates against the output schema (or carries the error code), as sc
+// says, and isError.
+func toMCP(res tool.Result, sc StructuredContent) *mcp.CallToolResult {
 	out := &mcp.CallToolResult{IsError: res.IsError}
 	for _, c := range res.Content {
 		switch c.Type {
@@ -287,7 +376,11 @@ func toMCP(res tool.Result) *mcp.CallToolResult {
 	if out.Content == nil {
 		out.Content = []mcp.Content{}
 	}
-	if res.Structured != nil {
+	switch m, ok := res.Structured.(tool.MetadataOutput); {
+	case sc == StructuredNone || res.Structured == nil:
+	case ok:
+		out.StructuredContent = m.StructuredMetadata()
+	default:
 		out.StructuredContent = res.Structured
 	}
 	return out

@@ -47,6 +47,19 @@ type Result struct {
 	Duration time.Duration
 }
 
+// MetadataOutput is implemented by a tool's output whose text already
+// carries its payload: a file's lines, a command's output, the paths or
+// lines found. StructuredMetadata returns a copy without that payload,
+// keeping what the text does not say and what a program acts on (path,
+// line range and counts, encoding, exit code, process group, truncation).
+// A server sends it as the call's structured content, so that a reply does
+// not carry the payload twice; Result.Structured keeps the whole value.
+// The copy must validate against the tool's output schema: the fields it
+// leaves out are optional there.
+type MetadataOutput interface {
+	StructuredMetadata() any
+}
+
 // ErrorData is the structured content of a failed call.
 type ErrorData struct {
 	Code    Code           `json:"code"`

@@ -60,7 +60,7 @@ func sessionFrom(c *common, stderr io.Writer) (sess *hands.Session, closeAll fun
 
 func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var c common
-	var addr, token, maxRequest, idle string
+	var addr, token, maxRequest, idle, structured string
 	var origins list
 	fs := newFlags("serve", "serve [flags]", stderr)
 	c.register(fs)
@@ -68,11 +68,17 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.StringVar(&token, "http-token", "", "require \"Authorization: Bearer TOKEN\" on HTTP requests (default $HANDS_HTTP_TOKEN); required off loopback")
 	fs.StringVar(&maxRequest, "max-request-size", "", "largest JSON-RPC message read, in bytes (suffixes K, M, G); larger ones are refused; default twice --max-file-size plus 1M (21M)")
 	fs.Var(&origins, "allow-origin", "a browser origin (scheme://host[:port]) whose HTTP requests are served besides loopback ones (repeatable)")
+	fs.StringVar(&structured, "structured-content", "auto", "what structured content results carry: metadata (beside the text: paths, line counts, exit codes; never a file's lines or a command's output twice), none (text only, no output schemas: for clients that show the model the structured content instead of the text), or auto (none for Claude Code, which does, metadata for other clients)")
 	fs.StringVar(&idle, "session-idle-timeout", "30m", "close an HTTP session with no request open and no call running for this long (e.g. 10m, 2h; 0 never)")
 	if ok, code := parseNoArgs(fs, args, stderr); !ok {
 		return code
 	}
 	mo := mcpserver.Options{}
+	sc, err := mcpserver.ParseStructuredContent(structured)
+	if err != nil {
+		return usageErr(stderr, "--structured-content: %v", err)
+	}
+	mo.StructuredContent = sc
 	if maxRequest != "" {
 		n, err := parseSize(maxRequest)
 		if err != nil {

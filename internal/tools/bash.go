@@ -42,7 +42,7 @@ type BashOutput struct {
 	Command   string `json:"command"`
 	Directory string `json:"directory"`
 	// Output is stdout and stderr together, cut to the output limit.
-	Output string `json:"output"`
+	Output string `json:"output,omitempty"`
 	// Stdout and Stderr are the streams apart (profiles that show them
 	// apart run the session with separate streams).
 	Stdout string `json:"stdout,omitempty"`

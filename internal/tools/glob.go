@@ -40,7 +40,7 @@ type GlobOutput struct {
 	Dir string `json:"dir"`
 	// Paths are the matches shown, absolute, newest first (oldest first
 	// under Behavior.GlobAll).
-	Paths []string `json:"paths"`
+	Paths []string `json:"paths,omitempty"`
 	// Total counts every match; Paths may hold fewer.
 	Total int `json:"total"`
 	// Ignored counts the entries the ignore files left out.

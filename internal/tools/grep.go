@@ -55,7 +55,7 @@ type GrepOutput struct {
 	NumFiles   int `json:"num_files"`
 	NumMatches int `json:"num_matches"`
 	// Lines are the output lines of the page, as ripgrep prints them.
-	Lines []string `json:"lines"`
+	Lines []string `json:"lines,omitempty"`
 	// Offset is the first output line shown; TotalLines counts them all;
 	// More reports that lines follow the page.
 	Offset     int  `json:"offset,omitzero"`

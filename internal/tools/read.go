@@ -9,9 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"unicode/utf8"
@@ -222,8 +224,7 @@ func runRead(ctx context.Context, env *tool.Env, in ReadInput) (*ReadOutput, err
 		}
 	}
 	st.Ledger.Record(p.Abs, fi, data, false)
-	lines := splitLines(text)
-	if err := window(out, lines, in, st.Limits, st.Behavior); err != nil {
+	if err := window(out, textLines(text), in, st.Limits, st.Behavior); err != nil {
 		return nil, err
 	}
 	out.EndsWithNewline = strings.HasSuffix(text, "\n")
@@ -244,33 +245,64 @@ func decodeText(p sandbox.Path, fi os.FileInfo, data []byte, out *ReadOutput) (s
 }
 
 // window selects the requested lines of a whole text into out.
-func window(out *ReadOutput, lines []string, in ReadInput, lim Limits, b Behavior) error {
+func window(out *ReadOutput, lines textLines, in ReadInput, lim Limits, b Behavior) error {
 	start, n := in.Offset, in.Limit
 	if start == 0 {
 		start = 1
 	}
+	total := lines.count()
 	if n == 0 {
 		n = lim.ReadLines
 		if b.ReadWholeFile {
-			n = len(lines)
+			n = total
 		}
 	}
-	out.TotalLines = len(lines)
-	if b.ReadPastEndIsEmpty && (start > len(lines) || in.ZeroLimit()) {
+	out.TotalLines = total
+	if b.ReadPastEndIsEmpty && (start > total || in.ZeroLimit()) {
 		out.StartLine = start
 		return nil
 	}
-	if start > len(lines) {
-		return toolErr(tool.InvalidInput, "offset %d is past the end of %s, which has %d lines; use an offset from 1 to %d", start, out.Path, len(lines), max(len(lines), 1))
+	if start > total {
+		return toolErr(tool.InvalidInput, "offset %d is past the end of %s, which has %d lines; use an offset from 1 to %d", start, out.Path, total, max(total, 1))
 	}
-	end := min(len(lines), start-1+n)
+	end := min(total, start-1+n)
 	out.StartLine = start
-	out.More = end < len(lines)
-	for _, l := range lines[start-1 : end] {
+	out.More = end < total
+	for l := range lines.between(start, end) {
 		out.Lines = append(out.Lines, cutLine(l, lim.LineChars, &out.CutLines))
 		out.cutAt = lim.LineChars
 	}
 	return nil
+}
+
+// textLines is a file's text seen as the lines splitLines would give,
+// without splitting it: a read shows a window of a large file, so only the
+// window's lines are taken out, and the rest only counted.
+type textLines string
+
+// count returns len(splitLines(t)).
+func (t textLines) count() int {
+	if t == "" {
+		return 0
+	}
+	return strings.Count(strings.TrimSuffix(string(t), "\n"), "\n") + 1
+}
+
+// between yields lines start to end, 1-based and both included.
+func (t textLines) between(start, end int) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		rest := strings.TrimSuffix(string(t), "\n")
+		for i := 1; i <= end; i++ {
+			line, after, found := strings.Cut(rest, "\n")
+			if i >= start && !yield(line) {
+				return
+			}
+			if !found {
+				return
+			}
+			rest = after
+		}
+	}
 }
 
 // readWindow reads lines offset..offset+limit of a file too large to read
@@ -499,8 +531,22 @@ func (o *ReadOutput) Content() []tool.Content {
 		return []tool.Content{tool.Text(text)}
 	}
 	var b strings.Builder
+	n := 0
+	for _, l := range o.Lines {
+		n += len(l) + 8
+	}
+	b.Grow(n)
+	var num []byte
 	for i, l := range o.Lines {
-		fmt.Fprintf(&b, "%6d\t%s\n", o.StartLine+i, l)
+		// As fmt's "%6d\t%s\n", without its cost per line.
+		num = strconv.AppendInt(num[:0], int64(o.StartLine+i), 10)
+		for range 6 - len(num) {
+			b.WriteByte(' ')
+		}
+		b.Write(num)
+		b.WriteByte('\t')
+		b.WriteString(l)
+		b.WriteByte('\n')
 	}
 	if n := o.Notes(); n != "" {
 		b.WriteString("\n" + n)
