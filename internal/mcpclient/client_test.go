@@ -37,7 +37,7 @@ func TestStdioServerBehindTheWrapper(t *testing.T) {
 	}
 	var schema struct {
 		Properties map[string]struct{ Description string } `json:"properties"`
-		Required   []string                                 `json:"required"`
+		Required   []string                                `json:"required"`
 	}
 	if err := json.Unmarshal(info.InputSchema, &schema); err != nil || schema.Properties["text"].Description != "the text to send back" || !slices.Equal(schema.Required, []string{"text"}) {
 		t.Errorf("echo schema %s not the remote one (%v)", info.InputSchema, err)
