@@ -121,6 +121,22 @@ func parseEntry(name string, raw json.RawMessage, getenv func(string) (string, b
 	if e.URL != nil {
 		s.URL = *e.URL
 	}
+	ex := expander{getenv: getenv}
+	s.Command = ex.expand(s.Command)
+	for i := range s.Args {
+		s.Args[i] = ex.expand(s.Args[i])
+	}
+	for k, v := range s.Env {
+		s.Env[k] = ex.expand(v)
+	}
+	s.URL = ex.expand(s.URL)
+	for k, v := range s.Headers {
+		s.Headers[k] = ex.expand(v)
+	}
+	if len(ex.missing) > 0 {
+		sort.Strings(ex.missing)
+		return Server{}, fmt.Errorf("environment variables not set: %s; set them or write ${VAR:-default}", strings.Join(ex.missing, ", "))
+	}
 	if s.Type == "" {
 		s.Type = "stdio"
 		if s.Command == "" && s.URL != "" {
@@ -144,22 +160,6 @@ func parseEntry(name string, raw json.RawMessage, getenv func(string) (string, b
 		}
 	default:
 		return Server{}, fmt.Errorf("type %q is not supported; use \"stdio\", \"http\" or \"sse\"", s.Type)
-	}
-	ex := expander{getenv: getenv}
-	s.Command = ex.expand(s.Command)
-	for i := range s.Args {
-		s.Args[i] = ex.expand(s.Args[i])
-	}
-	for k, v := range s.Env {
-		s.Env[k] = ex.expand(v)
-	}
-	s.URL = ex.expand(s.URL)
-	for k, v := range s.Headers {
-		s.Headers[k] = ex.expand(v)
-	}
-	if len(ex.missing) > 0 {
-		sort.Strings(ex.missing)
-		return Server{}, fmt.Errorf("environment variables not set: %s; set them or write ${VAR:-default}", strings.Join(ex.missing, ", "))
 	}
 	return s, nil
 }
