@@ -135,6 +135,9 @@ type Options struct {
 	// (servers approved in the settings) and the user's ~/.claude.json
 	// are read too.
 	MCPConfigFiles []string `json:"mcp_config_files,omitempty"`
+	// StrictMCPConfig uses only MCPServers and MCPConfigFiles, not the
+	// project's .mcp.json or ~/.claude.json (--strict-mcp-config).
+	StrictMCPConfig bool `json:"strict_mcp_config,omitempty"`
 	// MCPConnectTimeout bounds starting each MCP server (initialize and
 	// tools/list); servers start in parallel. Default 30s.
 	MCPConnectTimeout time.Duration `json:"-"`

@@ -32,14 +32,14 @@ func ParseMCPServers(source string, raw json.RawMessage) ([]MCPServer, error) {
 
 // mcpServers gathers the configured servers: the user's ~/.claude.json
 // (its mcpServers, then its entry for the project) and the project's
-// .mcp.json when ProjectSettings is set, then MCPConfigFiles, then
+// .mcp.json when ProjectSettings is set (and StrictMCPConfig is not), then MCPConfigFiles, then
 // MCPServers; a later entry of the same name wins. Servers of the
 // project's .mcp.json start only when approved as Claude Code approves
 // them (enableAllProjectMcpServers, enabledMcpjsonServers); they are
 // listed as not approved otherwise.
 func mcpServers(opts Options, project string) (servers []MCPServer, notApproved []MCPServer, err error) {
 	var lists [][]MCPServer
-	if opts.ProjectSettings {
+	if opts.ProjectSettings && !opts.StrictMCPConfig {
 		home, _ := os.UserHomeDir()
 		if home != "" {
 			user, err := mcpclient.LoadFile(filepath.Join(home, ".claude.json"), project, os.LookupEnv)

@@ -73,7 +73,11 @@ type Manager struct {
 	client  *mcp.Client
 	servers []*server
 	closed  chan struct{}
+	spawn   *spawner
 }
+
+// errClosed is the failure of a connection attempted after Close.
+var errClosed = errors.New("the MCP client is closed")
 
 // backoff bounds reconnecting a server that keeps failing.
 const (
@@ -94,7 +98,7 @@ func Start(ctx context.Context, servers []Server, opts Options) *Manager {
 	if opts.ClientName == "" {
 		opts.ClientName = "hands"
 	}
-	m := &Manager{opts: opts, closed: make(chan struct{})}
+	m := &Manager{opts: opts, closed: make(chan struct{}), spawn: newSpawner()}
 	for _, cfg := range servers {
 		m.servers = append(m.servers, &server{m: m, cfg: cfg, prefix: "mcp__" + Qualify(cfg.Name) + "__", state: StateConnecting})
 	}
@@ -133,6 +137,9 @@ func (m *Manager) Close() error {
 	default:
 	}
 	close(m.closed)
+	// The spawner's thread ends last: its end kills whatever server
+	// did not stop when its connection closed.
+	defer m.spawn.stop()
 	var errs []error
 	for _, s := range m.servers {
 		s.mu.Lock()
@@ -152,6 +159,7 @@ func (m *Manager) Close() error {
 // toolListChanged refreshes the tools of the server whose session sent the
 // notification, away from the connection's goroutine.
 func (m *Manager) toolListChanged(_ context.Context, req *mcp.ToolListChangedRequest) {
+	m.opts.Logger.Debug("notifications/tools/list_changed")
 	for _, s := range m.servers {
 		s.mu.Lock()
 		mine := s.session == req.Session
@@ -209,7 +217,7 @@ func (s *server) transport() mcp.Transport {
 	}
 	cmd.Stderr = &logWriter{log: s.m.opts.Logger, server: s.cfg.Name}
 	dieWithParent(cmd)
-	return &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
+	return onSpawner(&mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, s.m.spawn)
 }
 
 // headers adds a server's configured headers to each request.
@@ -344,6 +352,7 @@ func (s *server) list(ctx context.Context, sess *mcp.ClientSession) error {
 	s.mu.Lock()
 	s.published, s.skipped = names, skipped
 	s.mu.Unlock()
+	s.m.opts.Logger.Debug("MCP server's tools listed", "server", s.cfg.Name, "tools", len(names), "skipped", len(skipped))
 	for _, sk := range skipped {
 		s.m.opts.Logger.Warn("MCP tool not offered", "server", s.cfg.Name, "tool", sk)
 	}
