@@ -141,6 +141,9 @@ type Options struct {
 	// MCPConnectTimeout bounds starting each MCP server (initialize and
 	// tools/list); servers start in parallel. Default 30s.
 	MCPConnectTimeout time.Duration `json:"-"`
+	// MCPToolTimeout bounds each call of another MCP server's tool; 0
+	// leaves it to the call's own context.
+	MCPToolTimeout time.Duration `json:"-"`
 
 	// Tools are extra tools of the caller's own, offered beside the
 	// profile's under their own names.

@@ -166,6 +166,7 @@ func (r *Runtime) startMCP(servers, notApproved []MCPServer) {
 	}
 	g.mgr = mcpclient.Start(context.Background(), servers, mcpclient.Options{
 		ConnectTimeout: r.opts.MCPConnectTimeout,
+		CallTimeout:    r.opts.MCPToolTimeout,
 		Logger:         r.log,
 		ClientName:     "hands",
 		ClientVersion:  Version,

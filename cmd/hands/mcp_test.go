@@ -79,7 +79,7 @@ func TestCallRemoteToolAndDoctor(t *testing.T) {
 		t.Errorf("remote error: code %d out %q", code, out)
 	}
 	out, errOut, code = runCLI(t, "", "doctor", "--root", root, "--strict-mcp-config", "--mcp-config", f)
-	if code != exitOK || !strings.Contains(out, "MCP servers:\n  fake (stdio, from "+f+"): connected, 10 tools\n  gone (stdio, from "+f+"): failed, 0 tools: ") {
+	if code != exitOK || !strings.Contains(out, "MCP servers:\n  fake (stdio, from "+f+"): connected, 11 tools\n  gone (stdio, from "+f+"): failed, 0 tools: ") {
 		t.Errorf("doctor: code %d out %q err %q", code, out, errOut)
 	}
 }

@@ -13,7 +13,8 @@ import (
 
 // mcpOptions adds the other MCP servers to o: mcpServers of --config (raw,
 // Claude Code's shape), the --mcp-config files, --strict-mcp-config, and
-// MCP_TIMEOUT (milliseconds, as Claude Code reads it) for starting each.
+// MCP_TIMEOUT and MCP_TOOL_TIMEOUT (milliseconds, as Claude Code reads
+// them), which bound a server's start and each remote call.
 func (c *common) mcpOptions(o *hands.Options, raw json.RawMessage) error {
 	if raw != nil {
 		servers, err := hands.ParseMCPServers("--config "+c.config, raw)
@@ -24,14 +25,26 @@ func (c *common) mcpOptions(o *hands.Options, raw json.RawMessage) error {
 	}
 	o.MCPConfigFiles = append(o.MCPConfigFiles, c.mcpConfig...)
 	o.StrictMCPConfig = c.strictMCP
-	if v := os.Getenv("MCP_TIMEOUT"); v != "" {
-		ms, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || ms <= 0 {
-			return fmt.Errorf("MCP_TIMEOUT %q: give a positive number of milliseconds, e.g. 30000", v)
-		}
-		o.MCPConnectTimeout = time.Duration(ms) * time.Millisecond
+	var err error
+	if o.MCPConnectTimeout, err = envMillis("MCP_TIMEOUT"); err != nil {
+		return err
 	}
-	return nil
+	o.MCPToolTimeout, err = envMillis("MCP_TOOL_TIMEOUT")
+	return err
+}
+
+// envMillis reads a duration in milliseconds from the environment variable
+// name; unset is 0.
+func envMillis(name string) (time.Duration, error) {
+	v := os.Getenv(name)
+	if v == "" {
+		return 0, nil
+	}
+	ms, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || ms <= 0 {
+		return 0, fmt.Errorf("%s %q: give a positive number of milliseconds, e.g. 30000", name, v)
+	}
+	return time.Duration(ms) * time.Millisecond, nil
 }
 
 // printMCPServers is the doctor's section on other MCP servers.

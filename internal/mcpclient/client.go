@@ -34,6 +34,9 @@ type Options struct {
 	// ConnectTimeout bounds starting a server and its initialize and
 	// tools/list; default 30s (Claude Code's MCP_TIMEOUT default).
 	ConnectTimeout time.Duration
+	// CallTimeout bounds each tool call; 0 means the caller's context
+	// alone (Claude Code's MCP_TOOL_TIMEOUT).
+	CallTimeout time.Duration
 	// Publish replaces the tools of one server in the host's registry:
 	// the names in remove go, add come. It is called with no lock held.
 	Publish func(server string, remove []string, add []tool.Tool) error
@@ -434,9 +437,17 @@ func (s *server) call(ctx context.Context, name string, args any) (*mcp.CallTool
 	if terr != nil {
 		return nil, terr
 	}
+	if t := s.m.opts.CallTimeout; t > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, t)
+		defer cancel()
+	}
 	res, err := sess.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err == nil {
 		return res, nil
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return nil, tool.Errorf(tool.Canceled, "MCP server %s did not answer the call of %s within %s; it may still be working on it", s.cfg.Name, name, s.m.opts.CallTimeout).With("server", s.cfg.Name)
 	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()

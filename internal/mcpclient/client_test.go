@@ -1,6 +1,7 @@
 package mcpclient_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -22,11 +23,11 @@ import (
 // remote error and a malformed call that never reaches the server.
 func TestStdioServerBehindTheWrapper(t *testing.T) {
 	g := start(t, 20*time.Second, stdio("fake"))
-	if st := g.status("fake"); st.State != mcpclient.StateConnected || st.Tools != 10 || st.Err != "" {
-		t.Fatalf("status %+v, want connected with 10 tools", st)
+	if st := g.status("fake"); st.State != mcpclient.StateConnected || st.Tools != 11 || st.Err != "" {
+		t.Fatalf("status %+v, want connected with 11 tools", st)
 	}
 	want := []string{"mcp__fake__add_tool", "mcp__fake__big", "mcp__fake__crash", "mcp__fake__echo", "mcp__fake__env",
-		"mcp__fake__fail", "mcp__fake__header", "mcp__fake__image", "mcp__fake__pid", "mcp__fake__structured"}
+		"mcp__fake__fail", "mcp__fake__header", "mcp__fake__image", "mcp__fake__pid", "mcp__fake__structured", "mcp__fake__wait"}
 	if got := g.reg.Names(); !slices.Equal(got, want) {
 		t.Fatalf("tools %v, want %v", got, want)
 	}
@@ -129,8 +130,8 @@ func TestListChangedRefresh(t *testing.T) {
 			if res := g.call("mcp__fake__added", `{}`); res.IsError || res.TextOf() != "added works" {
 				t.Errorf("added: %+v", res)
 			}
-			if st := g.status("fake"); st.Tools != 11 {
-				t.Errorf("status %+v, want 11 tools", st)
+			if st := g.status("fake"); st.Tools != 12 {
+				t.Errorf("status %+v, want 12 tools", st)
 			}
 		})
 	}
@@ -153,7 +154,7 @@ func TestCrashMidCallAndBack(t *testing.T) {
 	if res.IsError || res.TextOf() == pid1 {
 		t.Fatalf("after the crash, pid %q (before %q): %+v", res.TextOf(), pid1, res)
 	}
-	if st := g.status("fake"); st.State != mcpclient.StateConnected || st.Tools != 10 {
+	if st := g.status("fake"); st.State != mcpclient.StateConnected || st.Tools != 11 {
 		t.Errorf("after reconnecting: %+v", st)
 	}
 }
@@ -201,7 +202,7 @@ func TestSlowAndFailingServersDoNotHoldOthersBack(t *testing.T) {
 	if st := g.status("gone"); st.State != mcpclient.StateFailed || !strings.Contains(st.Err, "/nonexistent/server") {
 		t.Errorf("gone: %+v", st)
 	}
-	if st := g.status("good"); st.State != mcpclient.StateConnected || st.Tools != 10 {
+	if st := g.status("good"); st.State != mcpclient.StateConnected || st.Tools != 11 {
 		t.Errorf("good: %+v", st)
 	}
 	if res := g.call("mcp__good__echo", `{"text":"ok"}`); res.TextOf() != "echo: ok" {
@@ -241,7 +242,27 @@ func TestToolNamesQualified(t *testing.T) {
 	if res := g.call("mcp__my_server__echo", `{"text":"q"}`); res.TextOf() != "echo: q" {
 		t.Errorf("echo: %+v", res)
 	}
-	if st := g.status("my.server"); st.Tools != 10 {
+	if st := g.status("my.server"); st.Tools != 11 {
 		t.Errorf("status %+v", st)
+	}
+}
+
+// TestCallTimeout: a remote call over CallTimeout fails as CANCELED,
+// naming the server, and the server (told to cancel) answers the next
+// call.
+func TestCallTimeout(t *testing.T) {
+	g := &gw{reg: tool.NewRegistry(), changes: make(chan struct{}, 100)}
+	g.exec = &tool.Executor{Registry: g.reg}
+	g.m = mcpclient.Start(context.Background(), []mcpclient.Server{stdio("fake")}, mcpclient.Options{
+		ConnectTimeout: 20 * time.Second, CallTimeout: 300 * time.Millisecond,
+		Publish: func(_ string, remove []string, add []tool.Tool) error { return g.reg.Replace(remove, add) },
+	})
+	defer g.m.Close()
+	res := g.call("mcp__fake__wait", `{}`)
+	if res.Code != tool.Canceled || !strings.Contains(res.TextOf(), "MCP server fake did not answer the call of wait within 300ms") {
+		t.Errorf("wait: %+v", res)
+	}
+	if res := g.call("mcp__fake__echo", `{"text":"after"}`); res.TextOf() != "echo: after" {
+		t.Errorf("echo after the timeout: %+v", res)
 	}
 }

@@ -7,7 +7,8 @@
 // process exits mid-call), add_tool (adds the tool "added" and so sends
 // notifications/tools/list_changed), big (n characters of text), env (the
 // value of an environment variable), header (a request header, over
-// HTTP) and pid (its process id). With -hang it never answers initialize.
+// HTTP) and pid (its process id); wait answers
+// only when cancelled. With -hang it never answers initialize.
 package main
 
 import (
@@ -93,6 +94,11 @@ func main() {
 	mcp.AddTool(s, &mcp.Tool{Name: "env", Description: "An environment variable's value."},
 		func(_ context.Context, _ *mcp.CallToolRequest, in nameIn) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Name + "=" + os.Getenv(in.Name)}}}, nil, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "wait", Description: "Answers only when cancelled."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			<-ctx.Done()
+			return nil, nil, ctx.Err()
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "pid", Description: "The server's process id."},
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
