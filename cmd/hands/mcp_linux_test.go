@@ -47,6 +47,9 @@ func TestStdioServersDieWithHands(t *testing.T) {
 	// A pidfd becomes readable when its process ends; the timeout only
 	// bounds a failure.
 	n, err := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, 20000)
+	for err == unix.EINTR { // the Go runtime's signals interrupt the wait
+		n, err = unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, 20000)
+	}
 	if err != nil || n != 1 {
 		t.Errorf("the MCP server %d outlived Hands (poll: %d, %v)", pid, n, err)
 	}
