@@ -43,4 +43,6 @@ var (
 	LoopEnded             = tool.LoopEnded
 	LoopTimeout           = tool.LoopTimeout
 	NoCoordinator         = tool.NoCoordinator
+	MCPServerError        = tool.MCPServerError
+	MCPServerUnavailable  = tool.MCPServerUnavailable
 )

@@ -9,8 +9,9 @@ import (
 
 // TestImportDirection keeps the dependency direction of DESIGN.md: engines
 // know nothing of tools, the contract imports neither the built-ins nor the
-// MCP SDK, only mcpserver imports the SDK (the command included: it serves
-// through mcpserver), and toolfmt, which a Go agent imports for the model
+// MCP SDK, only mcpserver (serving) and internal/mcpclient (other servers'
+// tools) import the SDK (the command included: it serves through
+// mcpserver), and toolfmt, which a Go agent imports for the model
 // APIs' shapes, depends on the contract alone.
 func TestImportDirection(t *testing.T) {
 	out, err := exec.Command("go", "list", "-json=ImportPath,Imports", "./...").Output()
@@ -35,8 +36,8 @@ func TestImportDirection(t *testing.T) {
 		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, mod), "/")
 		for _, imp := range p.Imports {
 			irel, ours := strings.CutPrefix(imp, mod+"/")
-			if strings.HasPrefix(imp, sdk) && rel != "mcpserver" && !strings.HasPrefix(rel, "bench") {
-				t.Errorf("%s imports the MCP SDK; only mcpserver may", p.ImportPath)
+			if strings.HasPrefix(imp, sdk) && rel != "mcpserver" && rel != "internal/mcpclient" && !strings.HasPrefix(rel, "bench") {
+				t.Errorf("%s imports the MCP SDK; only mcpserver and internal/mcpclient may", p.ImportPath)
 			}
 			if rel == "toolfmt" && ours && irel != "tool" {
 				t.Errorf("toolfmt imports %s; it depends on the contract alone", imp)

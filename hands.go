@@ -15,7 +15,9 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/hands-dev/hands/coord"
 	"github.com/hands-dev/hands/internal/permission"
@@ -123,6 +125,25 @@ type Options struct {
 	// its tools are offered.
 	Loops map[string]LoopType `json:"loops,omitempty"`
 	Loop  string              `json:"loop,omitempty"`
+	// MCPServers are other MCP servers whose tools are offered as
+	// mcp__<server>__<tool>, through the same permissions, hooks, modes
+	// and result limits as the built-in tools (--config's mcpServers).
+	MCPServers []MCPServer `json:"-"`
+	// MCPConfigFiles are files in Claude Code's .mcp.json shape (a JSON
+	// object with an "mcpServers" object) whose servers are added
+	// (--mcp-config). With ProjectSettings, the project's .mcp.json
+	// (servers approved in the settings) and the user's ~/.claude.json
+	// are read too.
+	MCPConfigFiles []string `json:"mcp_config_files,omitempty"`
+	// StrictMCPConfig uses only MCPServers and MCPConfigFiles, not the
+	// project's .mcp.json or ~/.claude.json (--strict-mcp-config).
+	StrictMCPConfig bool `json:"strict_mcp_config,omitempty"`
+	// MCPConnectTimeout bounds starting each MCP server (initialize and
+	// tools/list); servers start in parallel. Default 30s.
+	MCPConnectTimeout time.Duration `json:"-"`
+	// MCPToolTimeout bounds each call of another MCP server's tool; 0
+	// leaves it to the call's own context.
+	MCPToolTimeout time.Duration `json:"-"`
 
 	// Tools are extra tools of the caller's own, offered beside the
 	// profile's under their own names.
@@ -152,7 +173,6 @@ type Options struct {
 type Runtime struct {
 	opts    Options
 	profile *profile.Profile
-	tools   []tool.Tool
 	reg     *tool.Registry
 	fs      *sandbox.Set
 	perm    *permission.Engine
@@ -165,6 +185,8 @@ type Runtime struct {
 	web *tools.Web
 	log *slog.Logger
 	tmp *runtimeDir
+	// mcp is the connections to other MCP servers.
+	mcp *gateway
 
 	mu       sync.Mutex
 	sessions map[*Session]struct{}
@@ -209,6 +231,10 @@ func New(opts Options) (*Runtime, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hands: %w", err)
 	}
+	servers, notApproved, err := mcpServers(opts, opts.Roots[0])
+	if err != nil {
+		return nil, fmt.Errorf("hands: %w", err)
+	}
 	opts.Deny = append(append([]string(nil), opts.Deny...), readDenials(perm)...)
 	fs, err := sandbox.New(append(append([]string(nil), opts.Roots...), dirs...), opts.Deny)
 	if err != nil {
@@ -228,7 +254,7 @@ func New(opts Options) (*Runtime, error) {
 		return nil, err
 	}
 	for _, name := range opts.DisabledTools {
-		if _, ok := reg.Get(name); !ok {
+		if _, ok := reg.Get(name); !ok && !strings.HasPrefix(name, "mcp__") {
 			fs.Close()
 			return nil, fmt.Errorf("hands: cannot disable %q: the %s profile has no such tool (it has %v)", name, prof.Name, reg.Names())
 		}
@@ -257,16 +283,18 @@ func New(opts Options) (*Runtime, error) {
 	opts.Hooks.PreToolUse = append(append([]tool.PreToolUse(nil), opts.Hooks.PreToolUse...), ch.PreToolUse...)
 	opts.Hooks.PostToolUse = append(append([]tool.PostToolUse(nil), opts.Hooks.PostToolUse...), ch.PostToolUse...)
 	opts.Hooks.PostToolUseFailure = append(append([]tool.PostToolUseFailure(nil), opts.Hooks.PostToolUseFailure...), ch.PostToolUseFailure...)
-	return &Runtime{
-		opts: opts, profile: prof, tools: exposed, reg: reg, fs: fs, perm: perm, permSummary: permSummary,
+	r := &Runtime{
+		opts: opts, profile: prof, reg: reg, fs: fs, perm: perm, permSummary: permSummary,
 		limits: limits, behavior: behavior, web: w, log: log, tmp: tmp, sessions: map[*Session]struct{}{},
-	}, nil
+	}
+	r.startMCP(servers, notApproved)
+	return r, nil
 }
 
 // Tools returns the definitions of the enabled tools, in the profile's order.
 func (r *Runtime) Tools() []tool.Info {
 	var out []tool.Info
-	for _, t := range r.tools {
+	for _, t := range r.reg.Tools() {
 		if !r.disabled(t.Info().Name) {
 			out = append(out, t.Info())
 		}
@@ -306,7 +334,7 @@ func (r *Runtime) Close() error {
 	for _, s := range sessions {
 		errs = append(errs, s.Close())
 	}
-	errs = append(errs, r.fs.Close(), r.tmp.close())
+	errs = append(errs, r.mcp.close(), r.fs.Close(), r.tmp.close())
 	r.web.Fetcher.Close()
 	return errors.Join(errs...)
 }

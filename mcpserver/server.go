@@ -1,8 +1,10 @@
 // Package mcpserver serves a hands.Runtime over the Model Context Protocol,
 // on stdio or Streamable HTTP. Each MCP session gets its own hands.Session;
 // concurrent tools/call requests of one session follow the executor's
-// concurrency rule, and notifications/cancelled cancels the call. It is the
-// only package that imports the MCP SDK.
+// concurrency rule, and notifications/cancelled cancels the call. The tools
+// of other MCP servers behind the runtime come and go; clients are told
+// with notifications/tools/list_changed. Besides internal/mcpclient (the
+// client side), it is the only package that imports the MCP SDK.
 package mcpserver
 
 import (
@@ -30,6 +32,10 @@ type Server struct {
 	maxRequestSize int64
 	http           HTTPOptions
 	structured     StructuredContent
+
+	// toolsMu guards offered: each offered tool's definition as JSON.
+	toolsMu sync.Mutex
+	offered map[string]string
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*session
@@ -162,13 +168,56 @@ func New(rt *hands.Runtime, opts Options) *Server {
 			}
 		},
 	})
-	for _, info := range rt.Tools() {
-		s.mcp.AddTool(definition(info, s.structured), s.handler(info.Name))
-	}
+	s.syncTools()
+	rt.OnToolsChanged(s.syncTools)
 	if s.structured == StructuredAuto {
 		s.mcp.AddReceivingMiddleware(s.textOnlyToolList)
 	}
 	return s
+}
+
+// addTool offers one tool, reporting whether the SDK took it: the schema
+// of another server's tool is that server's, and one the SDK refuses
+// (it panics) is logged and left out, not fatal.
+func (s *Server) addTool(d *mcp.Tool) (ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Warn("tool not offered: the MCP SDK refused its definition", "tool", d.Name, "err", r)
+			ok = false
+		}
+	}()
+	s.mcp.AddTool(d, s.handler(d.Name))
+	return true
+}
+
+// syncTools offers the runtime's tools to the clients: the tools of other
+// MCP servers behind Hands come and go, and the SDK tells every session
+// (notifications/tools/list_changed) when the list changes.
+func (s *Server) syncTools() {
+	s.toolsMu.Lock()
+	defer s.toolsMu.Unlock()
+	if s.offered == nil {
+		s.offered = map[string]string{}
+	}
+	now := map[string]string{}
+	for _, info := range s.rt.Tools() {
+		d := definition(info, s.structured)
+		b, _ := json.Marshal(d)
+		now[info.Name] = string(b)
+		if s.offered[info.Name] != string(b) && !s.addTool(d) {
+			delete(now, info.Name)
+		}
+	}
+	var gone []string
+	for name := range s.offered {
+		if _, ok := now[name]; !ok {
+			gone = append(gone, name)
+		}
+	}
+	if len(gone) > 0 {
+		s.mcp.RemoveTools(gone...)
+	}
+	s.offered = now
 }
 
 // definition returns the SDK's form of a tool's MCP definition, which

@@ -128,6 +128,15 @@ var (
 	// NoCoordinator: the session has no coordinator, so no other loop can
 	// be reached.
 	NoCoordinator = code("NO_COORDINATOR")
+
+	// MCPServerError: another MCP server behind Hands answered a call
+	// with an error (its tool failed, or it refused the request); the
+	// message carries the server's words.
+	MCPServerError = code("MCP_SERVER_ERROR")
+	// MCPServerUnavailable: another MCP server behind Hands is not
+	// connected (it failed to start, timed out, or died) and could not be
+	// reached for the call.
+	MCPServerUnavailable = code("MCP_SERVER_UNAVAILABLE")
 )
 
 var allCodes = []Code{
@@ -141,6 +150,7 @@ var allCodes = []Code{
 	NetworkBlocked, NetworkError, HTTPError, UnsupportedContent, ResponseTooLarge,
 	SearchNotConfigured, SearchFailed,
 	LoopNotFound, LoopEnded, LoopTimeout, NoCoordinator,
+	MCPServerError, MCPServerUnavailable,
 }
 
 // Codes lists every declared code.

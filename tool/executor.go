@@ -342,7 +342,7 @@ func (e *Executor) mapResult(info Info, call Call, out any, err *Error) Result {
 	if err != nil {
 		res = ErrorResult(call, err)
 	} else {
-		res = Result{CallID: call.ID, Tool: call.Name, Structured: out, Content: defaultContent(out)}
+		res = Result{CallID: call.ID, Tool: call.Name, Structured: structuredOf(out), Content: defaultContent(out)}
 	}
 	if e.Render != nil {
 		e.Render(info, &res, out)

@@ -403,6 +403,7 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "tools: %s\n", strings.Join(names, ", "))
 	fmt.Fprintf(stdout, "permissions: %s\n", rt.Permissions())
+	printMCPServers(stdout, rt)
 	fmt.Fprintf(stdout, "shell confinement:\n%s\n", rt.Confinement())
 	hl, err := rt.HardLinks(context.Background(), 200000)
 	switch {

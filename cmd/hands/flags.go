@@ -43,6 +43,8 @@ type common struct {
 	execID      string
 	loop        string
 	loops       string
+	mcpConfig   list
+	strictMCP   bool
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -64,6 +66,8 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.execID, "exec-id", "", "the execution id of this server's (first) loop, as other loops name it; default generated")
 	fs.StringVar(&c.loop, "loop", "", "the loop type whose tool set is served (defined in --loops or the config's loops)")
 	fs.StringVar(&c.loops, "loops", "", "a YAML or JSON file of loop types: {NAME: {tools: [...]}}, as seed 004's taskdaemon.yml, or {loops: {...}}")
+	fs.Var(&c.mcpConfig, "mcp-config", "a file in Claude Code's .mcp.json shape whose MCP servers' tools are offered as mcp__server__tool (repeatable)")
+	fs.BoolVar(&c.strictMCP, "strict-mcp-config", false, "use only the MCP servers of --mcp-config and --config, not the project's .mcp.json or ~/.claude.json")
 	fs.Var(&c.allowHosts, "allow-hosts", "host names, IP addresses or CIDR prefixes web_fetch may reach although local or private, e.g. localhost,10.0.0.0/8 (repeatable; comma-separated)")
 }
 
@@ -106,6 +110,9 @@ type config struct {
 			Timeout float64 `json:"timeout"`
 		} `json:"hooks"`
 	} `json:"hooks"`
+	// MCPServers has Claude Code's shape (name → {command, args, env} or
+	// {type, url, headers}); see mcpconfig.go.
+	MCPServers json.RawMessage `json:"mcpServers"`
 }
 
 // hookCommands flattens the hooks of a config file.
@@ -139,7 +146,7 @@ func loadConfig(path string) (config, error) {
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("--config %s: %w (the file is a JSON object with keys roots, deny, profile, max_file_size, bash_timeout_ms, shell, disabled_tools, no_sandbox, allow_unsandboxed, env, allow_hosts, search, hooks, permissions, coordinator, exec_id, loops, loop)", path, err)
+		return c, fmt.Errorf("--config %s: %w (the file is a JSON object with keys roots, deny, profile, max_file_size, bash_timeout_ms, shell, disabled_tools, no_sandbox, allow_unsandboxed, env, allow_hosts, search, hooks, permissions, coordinator, exec_id, loops, loop, mcpServers)", path, err)
 	}
 	return c, nil
 }
@@ -167,6 +174,9 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 		return o, fmt.Errorf("--config %s: %w", c.config, err)
 	}
 	o.HookCommands = hooks
+	if err := c.mcpOptions(&o, cfg.MCPServers); err != nil {
+		return o, err
+	}
 	if len(c.roots) > 0 {
 		o.Roots = c.roots
 	}
