@@ -223,6 +223,11 @@ type Behavior struct {
 	// occurrences are counted as for any edit and the file is written
 	// unchanged (Gemini CLI 0.1.13's replace reports success).
 	EditIdentical bool `json:"edit_identical,omitempty"`
+	// EditBinary lets edit change a file that holds binary data, byte for
+	// byte: only the bytes of the replaced text change (Gemini CLI
+	// 0.1.13's replace edits any file). Otherwise such a file is
+	// BINARY_FILE.
+	EditBinary bool `json:"edit_binary,omitempty"`
 	// EditRefusesNotebooks makes edit refuse a .ipynb file (INVALID_INPUT
 	// with the detail kind=notebook), pointing to notebook_edit.
 	EditRefusesNotebooks bool `json:"edit_refuses_notebooks,omitempty"`
