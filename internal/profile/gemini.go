@@ -51,7 +51,7 @@ func gemini(lim tools.Limits) *Profile {
 			WriteWithoutRead: true, EditWithoutRead: true, ReadFilesOnly: true, FreshShell: true,
 			ListGitIgnoreAsFiles: true, EditCreatesFile: true,
 			GrepWholeLines: true, GrepDirsOnly: true, GrepGlobFromPath: true, SkipDependencyDirs: true,
-			GlobRecentThenByName: true, GlobHidden: true, GlobIgnoredMatches: true, EditIdentical: true, EditBinary: true},
+			GlobRecentThenByName: true, GlobHidden: true, GlobLinks: true, GlobIgnoredMatches: true, EditIdentical: true, EditBinary: true},
 		// 0.1.13 reads files up to 20 MB and gives the model a command's
 		// whole output; Hands keeps a bound on the output, above what
 		// 0.1.13's users met in practice, and saves the rest to a file.

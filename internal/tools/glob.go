@@ -158,6 +158,7 @@ func runGlob(ctx context.Context, env *tool.Env, in GlobInput) (*GlobOutput, err
 		Pattern:  in.match,
 		FoldCase: in.CaseSensitive != nil && !*in.CaseSensitive,
 		Type:     typ,
+		Links:    st.Behavior.GlobLinks && typ == search.Files,
 		Hidden:   st.Behavior.GlobAll || st.Behavior.GlobHidden || namesHidden(in.match),
 		NoIgnore: st.Behavior.GlobAll || in.RespectGitIgnore != nil && !*in.RespectGitIgnore,
 		Skip:     searchSkip(st, st.Behavior.GlobHidden),

@@ -266,6 +266,11 @@ type Behavior struct {
 	// GlobHidden makes glob list hidden files (".env") with the others;
 	// .git is still left out.
 	GlobHidden bool `json:"glob_hidden,omitempty"`
+	// GlobLinks makes glob list the symbolic links among the files, by
+	// their own path and modification time, without following them
+	// (Gemini CLI 0.1.13's glob); reading one still goes through the
+	// sandbox, which refuses a link that leads out of the roots.
+	GlobLinks bool `json:"glob_links,omitempty"`
 	// GlobIgnoredMatches makes glob's Ignored count only the files the
 	// pattern matches that the ignore files left out (Gemini CLI 0.1.13's
 	// "(N files were git-ignored)"), rather than every entry left out.
