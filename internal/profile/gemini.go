@@ -32,6 +32,20 @@ import (
 // shell keeps stdout and stderr apart and refuses command substitution
 // (requirement 5). Older Gemini CLI versions named the path parameters
 // path, absolute_path or directory: all three are accepted as aliases.
+//
+// Where the seed is silent the profile is Gemini CLI core 0.1.13 as its
+// oracle (../shared/oracles/gemini) measured it: 168 of its 204 results
+// identical. Two groups of misses are deliberate and do not count against
+// the 90%: 18 where 0.1.13 refuses a relative path (or an absolute
+// shell directory) that the profile resolves within the roots, and 11
+// where 0.1.13 reads or greps through a symbolic link out of the root,
+// which the sandbox refuses; of the other 175, 168 are identical (96%).
+// The 7 left: read decodes Latin-1, a UTF-8 BOM and UTF-16 where 0.1.13
+// shows U+FFFD, the BOM or "binary" (3, the core's reading is kept); a
+// call without command gets a clear refusal, not 0.1.13's TypeError (1);
+// "Background PIDs" stays (none) (1); and 0.1.13's grep lists files in
+// the directory order of the disk it ran on (2, marked unstable by the
+// oracle).
 func gemini(lim tools.Limits) *Profile {
 	// pathParam is a path parameter under 0.1.13's name, with the names
 	// other Gemini CLI versions used as aliases.
