@@ -207,7 +207,7 @@ func New(opts Options) (*Runtime, error) {
 	if err := opts.Limits.Check(); err != nil {
 		return nil, fmt.Errorf("hands: %w", err)
 	}
-	limits := opts.Limits.WithDefaults()
+	limits := profile.LimitsOf(opts.Profile, opts.Limits).WithDefaults()
 	if err := limits.Check(); err != nil {
 		return nil, fmt.Errorf("hands: %w", err)
 	}

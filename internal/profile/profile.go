@@ -39,6 +39,10 @@ type Profile struct {
 	// error. The core's structured output and error code stay, except
 	// where the profile's document fixes the structured shape (envelope).
 	Render func(r *Rendering)
+	// Limits are the profile's own bounds where they differ from the
+	// defaults (the program it mirrors reads larger files, say); a host's
+	// non-zero limits win over them. See LimitsOf.
+	Limits tools.Limits
 	// IgnoreUnknown drops parameters the tool does not have instead of
 	// refusing the call (Gemini CLI 0.1.13 ignores them).
 	IgnoreUnknown bool
@@ -148,6 +152,20 @@ func Names() []string {
 	return names
 }
 
+// LimitsOf returns lim with its zero fields set to the limits of the
+// profile called name ("" is native), for Get and the runtime to apply;
+// an unknown name leaves lim as it is (Get reports it).
+func LimitsOf(name string, lim tools.Limits) tools.Limits {
+	if name == "" {
+		name = "native"
+	}
+	mk, ok := profiles[name]
+	if !ok {
+		return lim
+	}
+	return lim.Or(mk(tools.DefaultLimits()).Limits)
+}
+
 // Get returns the profile called name ("" is native), its descriptions
 // stating the limits lim (zero fields are defaults).
 func Get(name string, lim tools.Limits) (*Profile, error) {
@@ -158,7 +176,7 @@ func Get(name string, lim tools.Limits) (*Profile, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown profile %q; choose one of %s", name, strings.Join(Names(), ", "))
 	}
-	lim = lim.WithDefaults()
+	lim = lim.Or(mk(tools.DefaultLimits()).Limits).WithDefaults()
 	p := mk(lim)
 	for i := range p.Tools {
 		e := &p.Tools[i]

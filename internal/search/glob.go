@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,7 +66,7 @@ func Glob(ctx context.Context, opts GlobOptions) (*GlobResult, error) {
 		st, err := walk.Walk(ctx, []string{walkRoot}, wo, func(e walk.Entry) error {
 			isDir := e.IsDir()
 			switch {
-			case !isDir && !e.IsRegular(): // links not followed, devices, ...
+			case !isDir && !e.IsRegular() && !(opts.Links && e.Type&fs.ModeSymlink != 0): // links not followed, devices, ...
 				return nil
 			case opts.Type == Files && isDir, opts.Type == Dirs && !isDir:
 				return nil

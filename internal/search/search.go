@@ -346,6 +346,10 @@ type GlobOptions struct {
 	FoldCase bool
 	// Type selects files, directories or both.
 	Type EntryType
+	// Links lists the symbolic links the walk does not follow among the
+	// files, with what lstat says of them (their own modification time);
+	// their targets are neither read nor stat'ed.
+	Links bool
 	// Hidden, NoIgnore, Ignore, Follow, Skip and Workers are passed to
 	// the walk; see walk.Options.
 	Hidden   bool

@@ -139,6 +139,10 @@ func runBash(ctx context.Context, env *tool.Env, in BashInput) (*BashOutput, err
 		if !p.Exists {
 			return nil, toolErr(tool.PathNotFound, "directory %s does not exist", p.Abs).With("path", p.Abs).With("command", in.Command)
 		}
+		if fi, err := st.FS.Stat(p); err == nil && !fi.IsDir() {
+			return nil, toolErr(tool.InvalidInput, "%s %s is a file, not a directory; give the directory to run the command in", param("directory"), p.Abs).
+				With("path", p.Abs).With("kind", "file").With("command", in.Command)
+		}
 		opts.Dir = p.Abs
 	} else if st.Behavior.FreshShell {
 		opts.Dir = st.cwd

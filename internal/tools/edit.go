@@ -92,7 +92,7 @@ func Edit() tool.Tool {
 				in.create = true
 				return in, nil
 			}
-			if err := checkEdit(in.Path, textedit.Edit{Old: in.OldStr, New: in.NewStr, ReplaceAll: in.ReplaceAll, Expected: in.ExpectedReplacements}, ""); err != nil {
+			if err := checkEdit(in.Path, textedit.Edit{Old: in.OldStr, New: in.NewStr, ReplaceAll: in.ReplaceAll, Expected: in.ExpectedReplacements}, "", stateOf(env).Behavior.EditIdentical); err != nil {
 				return in, err
 			}
 			err := in.load(env)
@@ -111,7 +111,7 @@ func runEdit(_ context.Context, env *tool.Env, in EditInput) (*EditOutput, error
 		return nil, terr
 	}
 	e := textedit.Edit{Old: in.OldStr, New: in.NewStr, ReplaceAll: in.ReplaceAll, Expected: in.ExpectedReplacements}
-	res, err := textedit.Apply(f.text, e)
+	res, err := applyEdit(st, f.text, e)
 	if err != nil {
 		return nil, editErr(f, err, e, "")
 	}
@@ -140,13 +140,14 @@ func createByEdit(st *State, in EditInput) (*EditOutput, error) {
 }
 
 // checkEdit is the validation of one edit that needs no file: at is ""
-// for the edit tool and "edits[i]" for multi-edit.
-func checkEdit(path string, e textedit.Edit, at string) *tool.Error {
+// for the edit tool and "edits[i]" for multi-edit; identical lets old and
+// new text be the same (Behavior.EditIdentical).
+func checkEdit(path string, e textedit.Edit, at string, identical bool) *tool.Error {
 	old, nw, exp := param(join(at, "old_str")), param(join(at, "new_str")), param(join(at, "expected_replacements"))
 	switch {
 	case e.Old == "":
 		return toolErr(tool.InvalidInput, "%s is empty; give the exact text to replace (to create a file, write it whole instead)", old).With("path", path)
-	case e.Old == e.New:
+	case e.Old == e.New && !identical:
 		return toolErr(tool.InvalidInput, "%s and %s are identical, so the edit would change nothing; put the replacement text in %[2]s", old, nw).With("path", path)
 	case e.Expected < 0:
 		return toolErr(tool.InvalidInput, "%s is %d; give the number of occurrences you expect (1 or more), or leave it out", exp, e.Expected).With("path", path)
@@ -224,7 +225,7 @@ func editErr(f *textFile, err error, e textedit.Edit, at string) *tool.Error {
 	case errors.Is(err, textedit.ErrNoChange):
 		return toolErr(tool.InvalidInput, "%sthe edit would leave %s as it is (%v); put the text you want in %s", prefix, path, err, nw).With("path", path)
 	case errors.Is(err, textedit.ErrEmptyOld), errors.Is(err, textedit.ErrNegativeExpected):
-		return checkEdit(path, e, at)
+		return checkEdit(path, e, at, false)
 	}
 	return toolErr(tool.InternalError, "%sedit of %s failed: %v", prefix, path, err).With("path", path)
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/hands-dev/hands/internal/glob"
 	"github.com/hands-dev/hands/internal/sandbox"
@@ -152,21 +153,29 @@ func runGlob(ctx context.Context, env *tool.Env, in GlobInput) (*GlobOutput, err
 	if in.Type == "dir" {
 		typ = search.Dirs
 	}
-	res, err := search.Glob(ctx, search.GlobOptions{
+	opts := search.GlobOptions{
 		Paths:    []string{dir},
 		Pattern:  in.match,
 		FoldCase: in.CaseSensitive != nil && !*in.CaseSensitive,
 		Type:     typ,
-		Hidden:   st.Behavior.GlobAll || namesHidden(in.match),
+		Links:    st.Behavior.GlobLinks && typ == search.Files,
+		Hidden:   st.Behavior.GlobAll || st.Behavior.GlobHidden || namesHidden(in.match),
 		NoIgnore: st.Behavior.GlobAll || in.RespectGitIgnore != nil && !*in.RespectGitIgnore,
-		Skip:     func(path string, _ bool) bool { return st.FS.Denied(path) },
+		Skip:     searchSkip(st, st.Behavior.GlobHidden),
 		Confine:  st.FS.Allows,
-	})
+	}
+	res, err := search.Glob(ctx, opts)
+	if err == nil && st.Behavior.GlobIgnoredMatches && !opts.NoIgnore {
+		res.Ignored, err = ignoredMatches(ctx, opts, res)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		return nil, toolErr(tool.IOError, "could not search %s: %v", dir, err).With("path", dir)
+	}
+	if st.Behavior.GlobRecentThenByName {
+		sortRecentThenByName(res.Entries, time.Now())
 	}
 	if st.Behavior.GlobAll {
 		slices.SortStableFunc(res.Entries, func(a, b search.Entry) int {

@@ -94,7 +94,8 @@ func Grep(lim Limits) tool.Tool {
 		Idempotent:     true,
 		MaxResultChars: lim.GrepChars + 2000,
 		Resolve: func(_ context.Context, env *tool.Env, in GrepInput) (GrepInput, error) {
-			p, terr := searchDir(stateOf(env), in.Path, true)
+			st := stateOf(env)
+			p, terr := searchDir(st, in.Path, !st.Behavior.GrepDirsOnly)
 			if terr != nil {
 				return in, terr
 			}
@@ -195,12 +196,18 @@ func runGrep(ctx context.Context, env *tool.Env, in GrepInput) (*GrepOutput, err
 	opts := search.Options{
 		Paths: []string{path}, Matcher: m, Mode: mode,
 		Before: before, After: after, MaxLineBytes: st.Limits.LineChars,
-		Skip:    func(p string, _ bool) bool { return st.FS.Denied(p) },
+		Skip:    searchSkip(st, false),
 		Confine: st.FS.Allows,
 		Hidden:  st.Behavior.GrepHidden,
 	}
+	if st.Behavior.GrepWholeLines {
+		opts.MaxLineBytes = 0
+	}
 	if in.Glob != "" {
 		opts.Globs = splitGlobs(in.Glob)
+		if st.Behavior.GrepGlobFromPath {
+			opts.Globs = anchorGlobs(opts.Globs)
+		}
 	}
 	if in.Type != "" {
 		opts.Types = []string{in.Type}

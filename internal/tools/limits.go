@@ -3,6 +3,7 @@ package tools
 import (
 	"bytes"
 	"fmt"
+	"reflect"
 	"strconv"
 	"text/template"
 	"time"
@@ -179,4 +180,16 @@ func withLimits(t tool.Tool, l Limits) tool.Tool {
 	info.Description = l.Describe(info.Description)
 	info.InputSchema = []byte(l.Describe(string(info.InputSchema)))
 	return &described{Tool: t, info: info}
+}
+
+// Or returns l with every zero field set to d's value: a host's limits
+// over a profile's own (Gemini CLI's 20 MB file limit), before defaults.
+func (l Limits) Or(d Limits) Limits {
+	v, dv := reflect.ValueOf(&l).Elem(), reflect.ValueOf(d)
+	for i := range v.NumField() {
+		if v.Field(i).IsZero() {
+			v.Field(i).Set(dv.Field(i))
+		}
+	}
+	return l
 }

@@ -46,7 +46,7 @@ func MultiEdit() tool.Tool {
 				return in, toolErr(tool.InvalidInput, "%s has %d entries, over the limit of %d; split the change into several calls", param("edits"), len(in.Edits), stateOf(env).Limits.MaxEdits).With("path", in.Path)
 			}
 			for i, e := range in.Edits {
-				if err := checkEdit(in.Path, e.edit(), fmt.Sprintf("edits[%d]", i)); err != nil {
+				if err := checkEdit(in.Path, e.edit(), fmt.Sprintf("edits[%d]", i), false); err != nil {
 					return in, err
 				}
 			}

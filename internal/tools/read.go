@@ -177,7 +177,8 @@ func runRead(ctx context.Context, env *tool.Env, in ReadInput) (*ReadOutput, err
 	}
 	if fi.Size() > st.Limits.MaxFileSize {
 		if !windowed {
-			return nil, toolErr(tool.FileTooLarge, "%s is %d bytes, over the %d-byte limit; read it in parts with %s and %s (e.g. %[4]s 1, %[5]s %[6]d)", p.Abs, fi.Size(), st.Limits.MaxFileSize, param("offset"), param("limit"), st.Limits.ReadLines).With("path", p.Abs)
+			return nil, toolErr(tool.FileTooLarge, "%s is %d bytes, over the %d-byte limit; read it in parts with %s and %s (e.g. %[4]s 1, %[5]s %[6]d)", p.Abs, fi.Size(), st.Limits.MaxFileSize, param("offset"), param("limit"), st.Limits.ReadLines).
+				With("path", p.Abs).With("size", fi.Size()).With("max", st.Limits.MaxFileSize)
 		}
 		return readWindow(st, p, fi, in)
 	}
@@ -425,7 +426,7 @@ func cutLine(l string, limit int, cut *int) string {
 	i := 0
 	for j := range l {
 		if i == limit {
-			return l[:j] + fmt.Sprintf("… [line cut: %d more characters]", utf8.RuneCountInString(l[j:]))
+			return l[:j] + fmt.Sprintf(lineCutMark, utf8.RuneCountInString(l[j:]))
 		}
 		i++
 	}

@@ -219,6 +219,15 @@ type Behavior struct {
 	// is refused (INVALID_INPUT with the detail kind=exists) (Claude Code's
 	// Edit).
 	EditCreatesFile bool `json:"edit_creates_file,omitempty"`
+	// EditIdentical lets edit replace old_str with the same text: the
+	// occurrences are counted as for any edit and the file is written
+	// unchanged (Gemini CLI 0.1.13's replace reports success).
+	EditIdentical bool `json:"edit_identical,omitempty"`
+	// EditBinary lets edit change a file that holds binary data, byte for
+	// byte: only the bytes of the replaced text change (Gemini CLI
+	// 0.1.13's replace edits any file). Otherwise such a file is
+	// BINARY_FILE.
+	EditBinary bool `json:"edit_binary,omitempty"`
 	// EditRefusesNotebooks makes edit refuse a .ipynb file (INVALID_INPUT
 	// with the detail kind=notebook), pointing to notebook_edit.
 	EditRefusesNotebooks bool `json:"edit_refuses_notebooks,omitempty"`
@@ -240,6 +249,37 @@ type Behavior struct {
 	// compile a result with no matches instead of GREP_INVALID_PATTERN
 	// (Claude Code's Grep reports what ripgrep found: nothing).
 	GrepBadPatternFindsNothing bool `json:"grep_bad_pattern_finds_nothing,omitempty"`
+	// GrepWholeLines shows grep's matching lines whole, not cut at
+	// Limits.LineChars (Gemini CLI 0.1.13's search_file_content).
+	GrepWholeLines bool `json:"grep_whole_lines,omitempty"`
+	// GrepDirsOnly makes grep refuse a file as the path to search
+	// (INVALID_INPUT with the detail kind=file), as Gemini CLI 0.1.13 does.
+	GrepDirsOnly bool `json:"grep_dirs_only,omitempty"`
+	// GrepGlobFromPath matches grep's glob filter against the path below
+	// the searched directory, so "*.go" names only the files directly in
+	// it (Gemini CLI 0.1.13's include, a glob run from that directory),
+	// rather than base names at any depth (ripgrep's -g).
+	GrepGlobFromPath bool `json:"grep_glob_from_path,omitempty"`
+	// SkipDependencyDirs makes glob and grep leave out directories named
+	// node_modules or bower_components, as Gemini CLI 0.1.13's glob and
+	// search_file_content do whatever the ignore files say.
+	SkipDependencyDirs bool `json:"skip_dependency_dirs,omitempty"`
+	// GlobRecentThenByName orders glob's matches as Gemini CLI 0.1.13
+	// does: files changed in the last day newest first, then the others
+	// by path in collation order (a, ä, B), not by modification time.
+	GlobRecentThenByName bool `json:"glob_recent_then_by_name,omitempty"`
+	// GlobHidden makes glob list hidden files (".env") with the others;
+	// .git is still left out.
+	GlobHidden bool `json:"glob_hidden,omitempty"`
+	// GlobLinks makes glob list the symbolic links among the files, by
+	// their own path and modification time, without following them
+	// (Gemini CLI 0.1.13's glob); reading one still goes through the
+	// sandbox, which refuses a link that leads out of the roots.
+	GlobLinks bool `json:"glob_links,omitempty"`
+	// GlobIgnoredMatches makes glob's Ignored count only the files the
+	// pattern matches that the ignore files left out (Gemini CLI 0.1.13's
+	// "(N files were git-ignored)"), rather than every entry left out.
+	GlobIgnoredMatches bool `json:"glob_ignored_matches,omitempty"`
 	// ListGitIgnoreAsFiles makes list match .gitignore patterns against
 	// every entry as a file, as Gemini CLI 0.1.13's list_directory does: a
 	// directory that only a directory pattern (build/) ignores is listed,

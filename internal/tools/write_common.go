@@ -224,6 +224,10 @@ func loadText(st *State, p sandbox.Path) (*textFile, *tool.Error) {
 		return nil, terr
 	}
 	text, enc, err := textedit.Decode(data)
+	if err != nil && st.Behavior.EditBinary {
+		text, enc = textedit.DecodeBinary(data)
+		err = nil
+	}
 	if err != nil {
 		return nil, toolErr(tool.BinaryFile, "%s is a binary file (%d bytes) and cannot be edited as text", p.Abs, len(data)).With("path", p.Abs)
 	}
