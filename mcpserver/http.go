@@ -55,7 +55,7 @@ func (s *Server) HTTPHandler() http.Handler {
 	store := mcp.NewMemoryEventStore(nil)
 	store.SetMaxBytes(eventStoreBytes)
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
-		Logger:              s.log,
+		Logger:              sdkLogger(s.log),
 		EventStore:          store,
 		MaxRequestBodyBytes: s.maxRequestSize,
 	})

@@ -151,7 +151,7 @@ func New(rt *hands.Runtime, opts Options) *Server {
 	}
 	s.idle = newIdleSessions(opts.HTTP.SessionIdleTimeout, s.closeIdle)
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "hands", Title: "Hands", Version: hands.Version}, &mcp.ServerOptions{
-		Logger:       log,
+		Logger:       sdkLogger(log),
 		Instructions: fmt.Sprintf("Hands: file, search and shell tools over %v (profile %s).", rt.Roots(), rt.Profile()),
 		// The session starts when the client has initialized, not at
 		// its first call, so that its loop is reachable by other loops
