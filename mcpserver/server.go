@@ -23,9 +23,10 @@ import (
 
 // Server is an MCP server over one Runtime.
 type Server struct {
-	rt  *hands.Runtime
-	mcp *mcp.Server
-	log *slog.Logger
+	rt        *hands.Runtime
+	mcp       *mcp.Server
+	stateless *mcp.Server
+	log       *slog.Logger
 
 	maxRequestSize int64
 	http           HTTPOptions
@@ -33,6 +34,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*session
+	shared   *session // the session of stateless requests, once one came
 	idle     *idleSessions
 	lines    *lineConn // the stdio client's connection, for notifications of Hands's own
 }
@@ -150,25 +152,37 @@ func New(rt *hands.Runtime, opts Options) *Server {
 		s.maxRequestSize = defaultMaxRequestSize(rt.Limits().MaxFileSize)
 	}
 	s.idle = newIdleSessions(opts.HTTP.SessionIdleTimeout, s.closeIdle)
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "hands", Title: "Hands", Version: hands.Version}, &mcp.ServerOptions{
-		Logger:       sdkLogger(log),
-		Instructions: fmt.Sprintf("Hands: file, search and shell tools over %v (profile %s).", rt.Roots(), rt.Profile()),
+	s.mcp = s.newMCP(false)
+	s.stateless = s.newMCP(true)
+	return s
+}
+
+// newMCP returns an SDK server with rt's tools. The stateless one serves
+// HTTP requests of protocol 2026-07-28 and later, which carry no session:
+// its calls share one Hands session (see sharedSession).
+func (s *Server) newMCP(stateless bool) *mcp.Server {
+	opts := &mcp.ServerOptions{
+		Logger:       sdkLogger(s.log),
+		Instructions: fmt.Sprintf("Hands: file, search and shell tools over %v (profile %s).", s.rt.Roots(), s.rt.Profile()),
+	}
+	if !stateless {
 		// The session starts when the client has initialized, not at
 		// its first call, so that its loop is reachable by other loops
 		// from the start.
-		InitializedHandler: func(_ context.Context, req *mcp.InitializedRequest) {
+		opts.InitializedHandler = func(_ context.Context, req *mcp.InitializedRequest) {
 			if _, err := s.session(req.Session); err != nil {
 				s.log.Warn("starting the session", "err", err)
 			}
-		},
-	})
-	for _, info := range rt.Tools() {
-		s.mcp.AddTool(definition(info, s.structured), s.handler(info.Name))
+		}
+	}
+	m := mcp.NewServer(&mcp.Implementation{Name: "hands", Title: "Hands", Version: hands.Version}, opts)
+	for _, info := range s.rt.Tools() {
+		m.AddTool(definition(info, s.structured), s.handler(info.Name, stateless))
 	}
 	if s.structured == StructuredAuto {
-		s.mcp.AddReceivingMiddleware(s.textOnlyToolList)
+		m.AddReceivingMiddleware(s.textOnlyToolList)
 	}
-	return s
+	return m
 }
 
 // definition returns the SDK's form of a tool's MCP definition, which
@@ -192,9 +206,15 @@ func definition(info tool.Info, sc StructuredContent) *mcp.Tool {
 	return t
 }
 
-func (s *Server) handler(name string) mcp.ToolHandler {
+func (s *Server) handler(name string, stateless bool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		sess, err := s.session(req.Session)
+		var sess *session
+		var err error
+		if stateless {
+			sess, err = s.sharedSession()
+		} else {
+			sess, err = s.session(req.Session)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -419,8 +439,12 @@ func (s *Server) Close() error {
 
 func (s *Server) closeAll() {
 	s.mu.Lock()
-	sessions := s.sessions
+	sessions := slices.Collect(maps.Values(s.sessions))
 	s.sessions = map[*mcp.ServerSession]*session{}
+	if s.shared != nil {
+		sessions = append(sessions, s.shared)
+		s.shared = nil
+	}
 	s.mu.Unlock()
 	for _, sess := range sessions {
 		if err := sess.hs.Close(); err != nil {
