@@ -99,7 +99,9 @@ type GeminiFunction struct {
 // Gemini returns the definitions as one Gemini API Tool. The input schemas
 // become Gemini Schemas: JSON Schema keywords Gemini lacks (such as
 // additionalProperties) are dropped, a ["null", T] type becomes T with
-// nullable set, and propertyOrdering keeps the parameters in their order.
+// nullable set, types are the API's Type enum values (OBJECT, STRING, …, as
+// the official SDKs' type definitions require), and propertyOrdering keeps
+// the parameters in their order.
 // It fails only on an input schema that is not JSON.
 func Gemini(infos []tool.Info) (GeminiTool, error) {
 	g := GeminiTool{FunctionDeclarations: []GeminiFunction{}}
@@ -152,6 +154,10 @@ func geminiAt(s any, path string, order map[string][]string) any {
 				if len(rest) > 0 {
 					v = rest[0]
 				}
+			}
+			if t, ok := v.(string); ok {
+				// The API's Type enum: STRING, INTEGER, OBJECT, …
+				v = strings.ToUpper(t)
 			}
 			out[k] = v
 		case "properties":
