@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/hands-dev/hands/tool"
@@ -100,7 +101,8 @@ type GeminiFunction struct {
 // become Gemini Schemas: JSON Schema keywords Gemini lacks (such as
 // additionalProperties) are dropped, a ["null", T] type becomes T with
 // nullable set, types are the API's Type enum values (OBJECT, STRING, …, as
-// the official SDKs' type definitions require), and propertyOrdering keeps
+// the official SDKs' type definitions require), the int64 bounds (minItems,
+// maxLength, …) are strings as in proto3 JSON, and propertyOrdering keeps
 // the parameters in their order.
 // It fails only on an input schema that is not JSON.
 func Gemini(infos []tool.Info) (GeminiTool, error) {
@@ -173,6 +175,13 @@ func geminiAt(s any, path string, order map[string][]string) any {
 			}
 		case "items":
 			out[k] = geminiAt(v, path+"[]", order)
+		case "minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties":
+			// int64 fields: proto3 JSON writes them as strings, and
+			// the SDKs' Schema types say string.
+			if n, ok := v.(float64); ok {
+				v = strconv.FormatInt(int64(n), 10)
+			}
+			out[k] = v
 		default:
 			out[k] = v
 		}

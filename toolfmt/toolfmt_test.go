@@ -216,9 +216,15 @@ func checkGeminiSchema(t *testing.T, where string, v any, top bool) {
 		t.Errorf("%s: schema %v is not an object", where, v)
 		return
 	}
-	for k := range s {
+	for k, v := range s {
 		if !slices.Contains(geminiKeys, k) {
 			t.Errorf("%s: %q is not a field of the Gemini Schema", where, k)
+		}
+		switch k {
+		case "minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties":
+			if _, ok := v.(string); !ok {
+				t.Errorf("%s: %s is %v; an int64 field is a string in the Gemini Schema's JSON", where, k, v)
+			}
 		}
 	}
 	typ, _ := s["type"].(string)
