@@ -189,7 +189,7 @@ func geminiAt(s any, path string, order map[string][]string) any {
 	if _, typed := out["type"]; !typed && path != "" {
 		// A value of any JSON type (share_data's data): Gemini's Schema
 		// needs a type, and a string can carry any JSON text.
-		out["type"] = "string"
+		out["type"] = "STRING"
 	}
 	return out
 }
