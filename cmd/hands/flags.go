@@ -290,6 +290,7 @@ var metavars = map[string]string{
 	"permission-mode": "MODE", "allow-hosts": "a,b", "http": "ADDR", "http-token": "TOKEN",
 	"max-request-size": "BYTES", "allow-origin": "ORIGIN", "session-idle-timeout": "DUR", "format": "API",
 	"coordinator": "local|nats://HOST:PORT", "exec-id": "ID", "loop": "NAME", "loops": "FILE",
+	"structured-content": "MODE",
 }
 
 // printFlags writes fs's flags as the README writes them: --name VALUE.
