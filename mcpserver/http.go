@@ -55,8 +55,16 @@ func (s *Server) HTTPHandler() http.Handler {
 	store := mcp.NewMemoryEventStore(nil)
 	store.SetMaxBytes(eventStoreBytes)
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
-		Logger:              s.log,
+		Logger:              sdkLogger(s.log),
 		EventStore:          store,
+		MaxRequestBodyBytes: s.maxRequestSize,
+	})
+	// Requests of protocol 2026-07-28 and later go to a stateless handler
+	// (the SDK serves that revision only statelessly); older clients keep
+	// their sessions.
+	stateless := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.stateless }, &mcp.StreamableHTTPOptions{
+		Logger:              sdkLogger(s.log),
+		Stateless:           true,
 		MaxRequestBodyBytes: s.maxRequestSize,
 	})
 	delay := s.http.ReconnectDelay
@@ -83,6 +91,11 @@ func (s *Server) HTTPHandler() http.Handler {
 			if req, ok := msg.(*jsonrpc.Request); ok {
 				rw.id, rw.method = req.ID, req.Method
 			}
+		}
+		if speaksStateless(r) {
+			stateless.ServeHTTP(rw, r)
+			s.log.Debug("http request done", "method", r.Method, "rpc", rw.method, "protocol", r.Header.Get("Mcp-Protocol-Version"), "status", rw.status)
+			return
 		}
 		id := r.Header.Get("Mcp-Session-Id")
 		s.idle.begin(id)

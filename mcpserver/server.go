@@ -25,9 +25,10 @@ import (
 
 // Server is an MCP server over one Runtime.
 type Server struct {
-	rt  *hands.Runtime
-	mcp *mcp.Server
-	log *slog.Logger
+	rt        *hands.Runtime
+	mcp       *mcp.Server
+	stateless *mcp.Server
+	log       *slog.Logger
 
 	maxRequestSize int64
 	http           HTTPOptions
@@ -39,6 +40,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*session
+	shared   *session // the session of stateless requests, once one came
 	idle     *idleSessions
 	lines    *lineConn // the stdio client's connection, for notifications of Hands's own
 }
@@ -156,29 +158,41 @@ func New(rt *hands.Runtime, opts Options) *Server {
 		s.maxRequestSize = defaultMaxRequestSize(rt.Limits().MaxFileSize)
 	}
 	s.idle = newIdleSessions(opts.HTTP.SessionIdleTimeout, s.closeIdle)
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "hands", Title: "Hands", Version: hands.Version}, &mcp.ServerOptions{
-		Logger:       log,
-		Instructions: fmt.Sprintf("Hands: file, search and shell tools over %v (profile %s).", rt.Roots(), rt.Profile()),
-		// The session starts when the client has initialized, not at
-		// its first call, so that its loop is reachable by other loops
-		// from the start.
-		InitializedHandler: func(_ context.Context, req *mcp.InitializedRequest) {
-			if _, err := s.session(req.Session); err != nil {
-				s.log.Warn("starting the session", "err", err)
-			}
-		},
-	})
+	s.mcp = s.newMCP(false)
+	s.stateless = s.newMCP(true)
 	s.syncTools()
 	rt.OnToolsChanged(s.syncTools)
-	if s.structured == StructuredAuto {
-		s.mcp.AddReceivingMiddleware(s.textOnlyToolList)
-	}
 	return s
 }
 
-// addTool offers one tool, reporting whether the SDK took it: the schema
-// of another server's tool is that server's, and one the SDK refuses
-// (it panics) is logged and left out, not fatal.
+// newMCP returns an SDK server with rt's tools. The stateless one serves
+// HTTP requests of protocol 2026-07-28 and later, which carry no session:
+// its calls share one Hands session (see sharedSession).
+func (s *Server) newMCP(stateless bool) *mcp.Server {
+	opts := &mcp.ServerOptions{
+		Logger:       sdkLogger(s.log),
+		Instructions: fmt.Sprintf("Hands: file, search and shell tools over %v (profile %s).", s.rt.Roots(), s.rt.Profile()),
+	}
+	if !stateless {
+		// The session starts when the client has initialized, not at
+		// its first call, so that its loop is reachable by other loops
+		// from the start.
+		opts.InitializedHandler = func(_ context.Context, req *mcp.InitializedRequest) {
+			if _, err := s.session(req.Session); err != nil {
+				s.log.Warn("starting the session", "err", err)
+			}
+		}
+	}
+	m := mcp.NewServer(&mcp.Implementation{Name: "hands", Title: "Hands", Version: hands.Version}, opts)
+	if s.structured == StructuredAuto {
+		m.AddReceivingMiddleware(s.textOnlyToolList)
+	}
+	return m
+}
+
+// addTool offers one tool on both SDK servers, reporting whether the SDK
+// took it: the schema of another server's tool is that server's, and one
+// the SDK refuses (it panics) is logged and left out, not fatal.
 func (s *Server) addTool(d *mcp.Tool) (ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -186,7 +200,8 @@ func (s *Server) addTool(d *mcp.Tool) (ok bool) {
 			ok = false
 		}
 	}()
-	s.mcp.AddTool(d, s.handler(d.Name))
+	s.mcp.AddTool(d, s.handler(d.Name, false))
+	s.stateless.AddTool(d, s.handler(d.Name, true))
 	return true
 }
 
@@ -216,6 +231,7 @@ func (s *Server) syncTools() {
 	}
 	if len(gone) > 0 {
 		s.mcp.RemoveTools(gone...)
+		s.stateless.RemoveTools(gone...)
 	}
 	s.offered = now
 }
@@ -241,9 +257,15 @@ func definition(info tool.Info, sc StructuredContent) *mcp.Tool {
 	return t
 }
 
-func (s *Server) handler(name string) mcp.ToolHandler {
+func (s *Server) handler(name string, stateless bool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		sess, err := s.session(req.Session)
+		var sess *session
+		var err error
+		if stateless {
+			sess, err = s.sharedSession()
+		} else {
+			sess, err = s.session(req.Session)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -468,8 +490,12 @@ func (s *Server) Close() error {
 
 func (s *Server) closeAll() {
 	s.mu.Lock()
-	sessions := s.sessions
+	sessions := slices.Collect(maps.Values(s.sessions))
 	s.sessions = map[*mcp.ServerSession]*session{}
+	if s.shared != nil {
+		sessions = append(sessions, s.shared)
+		s.shared = nil
+	}
 	s.mu.Unlock()
 	for _, sess := range sessions {
 		if err := sess.hs.Close(); err != nil {

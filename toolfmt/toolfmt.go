@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/hands-dev/hands/tool"
@@ -99,7 +100,10 @@ type GeminiFunction struct {
 // Gemini returns the definitions as one Gemini API Tool. The input schemas
 // become Gemini Schemas: JSON Schema keywords Gemini lacks (such as
 // additionalProperties) are dropped, a ["null", T] type becomes T with
-// nullable set, and propertyOrdering keeps the parameters in their order.
+// nullable set, types are the API's Type enum values (OBJECT, STRING, …, as
+// the official SDKs' type definitions require), the int64 bounds (minItems,
+// maxLength, …) are strings as in proto3 JSON, and propertyOrdering keeps
+// the parameters in their order.
 // It fails only on an input schema that is not JSON.
 func Gemini(infos []tool.Info) (GeminiTool, error) {
 	g := GeminiTool{FunctionDeclarations: []GeminiFunction{}}
@@ -153,6 +157,10 @@ func geminiAt(s any, path string, order map[string][]string) any {
 					v = rest[0]
 				}
 			}
+			if t, ok := v.(string); ok {
+				// The API's Type enum: STRING, INTEGER, OBJECT, …
+				v = strings.ToUpper(t)
+			}
 			out[k] = v
 		case "properties":
 			props := map[string]any{}
@@ -167,6 +175,13 @@ func geminiAt(s any, path string, order map[string][]string) any {
 			}
 		case "items":
 			out[k] = geminiAt(v, path+"[]", order)
+		case "minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties":
+			// int64 fields: proto3 JSON writes them as strings, and
+			// the SDKs' Schema types say string.
+			if n, ok := v.(float64); ok {
+				v = strconv.FormatInt(int64(n), 10)
+			}
+			out[k] = v
 		default:
 			out[k] = v
 		}
@@ -174,7 +189,7 @@ func geminiAt(s any, path string, order map[string][]string) any {
 	if _, typed := out["type"]; !typed && path != "" {
 		// A value of any JSON type (share_data's data): Gemini's Schema
 		// needs a type, and a string can carry any JSON text.
-		out["type"] = "string"
+		out["type"] = "STRING"
 	}
 	return out
 }

@@ -38,7 +38,7 @@ var (
 		"decl":      {"name", "description", "parameters", "response", "behavior"},
 		"mcp":       {"name", "title", "description", "inputSchema", "outputSchema", "annotations", "_meta", "icons"},
 	}
-	geminiTypes = []string{"string", "number", "integer", "boolean", "array", "object"}
+	geminiTypes = []string{"STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT"}
 	// geminiKeys are the fields of the Gemini API's Schema.
 	geminiKeys = []string{
 		"type", "format", "title", "description", "nullable", "enum", "default",
@@ -216,16 +216,22 @@ func checkGeminiSchema(t *testing.T, where string, v any, top bool) {
 		t.Errorf("%s: schema %v is not an object", where, v)
 		return
 	}
-	for k := range s {
+	for k, v := range s {
 		if !slices.Contains(geminiKeys, k) {
 			t.Errorf("%s: %q is not a field of the Gemini Schema", where, k)
+		}
+		switch k {
+		case "minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties":
+			if _, ok := v.(string); !ok {
+				t.Errorf("%s: %s is %v; an int64 field is a string in the Gemini Schema's JSON", where, k, v)
+			}
 		}
 	}
 	typ, _ := s["type"].(string)
 	if !slices.Contains(geminiTypes, typ) {
 		t.Errorf("%s: type %v is not one Gemini type", where, s["type"])
 	}
-	if top && typ != "object" {
+	if top && typ != "OBJECT" {
 		t.Errorf("%s: parameters of type %s, want object", where, typ)
 	}
 	if props, ok := s["properties"].(map[string]any); ok {
@@ -267,7 +273,8 @@ func asSlice(v any) []any {
 }
 
 // TestGeminiFlattensNullTypes: Gemini's Schema has no null type and no
-// additionalProperties; a ["null", T] type becomes T with nullable set.
+// additionalProperties; a ["null", T] type becomes T with nullable set; types
+// are the API's enum values.
 func TestGeminiFlattensNullTypes(t *testing.T) {
 	g, err := toolfmt.Gemini([]tool.Info{{Name: "edit", Description: "edits", InputSchema: json.RawMessage(
 		`{"type":"object","additionalProperties":false,"properties":{"path":{"type":"string"},"edits":{"type":["null","array"],"items":{"type":"object","additionalProperties":false,"properties":{"old":{"type":"string"}}}}},"required":["path"]}`)}})
@@ -278,7 +285,7 @@ func TestGeminiFlattensNullTypes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"functionDeclarations":[{"name":"edit","description":"edits","parameters":{"properties":{"edits":{"items":{"properties":{"old":{"type":"string"}},"type":"object"},"nullable":true,"type":"array"},"path":{"type":"string"}},"propertyOrdering":["path","edits"],"required":["path"],"type":"object"}}]}`
+	want := `{"functionDeclarations":[{"name":"edit","description":"edits","parameters":{"properties":{"edits":{"items":{"properties":{"old":{"type":"STRING"}},"type":"OBJECT"},"nullable":true,"type":"ARRAY"},"path":{"type":"STRING"}},"propertyOrdering":["path","edits"],"required":["path"],"type":"OBJECT"}}]}`
 	if string(b) != want {
 		t.Errorf("got  %s\nwant %s", b, want)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/subtle"
 	"encoding/json"
@@ -9,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -26,7 +28,7 @@ func newFlags(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: hands %s\n\nFlags:\n", synopsis)
-		fs.PrintDefaults()
+		printFlags(stderr, fs)
 	}
 	return fs
 }
@@ -58,21 +60,35 @@ func sessionFrom(c *common, stderr io.Writer) (sess *hands.Session, closeAll fun
 	return sess, func() { rt.Close() }, exitOK
 }
 
-func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	var c common
-	var addr, token, maxRequest, idle, structured string
-	var origins list
+// serveArgs are the flags of serve.
+type serveArgs struct {
+	c                                         common
+	addr, token, maxRequest, idle, structured string
+	origins                                   list
+}
+
+func (a *serveArgs) flags(stderr io.Writer) *flag.FlagSet {
 	fs := newFlags("serve", "serve [flags]", stderr)
-	c.register(fs)
-	fs.StringVar(&addr, "http", "", "serve Streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio")
-	fs.StringVar(&token, "http-token", "", "require \"Authorization: Bearer TOKEN\" on HTTP requests (default $HANDS_HTTP_TOKEN); required off loopback")
-	fs.StringVar(&maxRequest, "max-request-size", "", "largest JSON-RPC message read, in bytes (suffixes K, M, G); larger ones are refused; default twice --max-file-size plus 1M (21M)")
-	fs.Var(&origins, "allow-origin", "a browser origin (scheme://host[:port]) whose HTTP requests are served besides loopback ones (repeatable)")
-	fs.StringVar(&structured, "structured-content", "auto", "what structured content results carry: metadata (beside the text: paths, line counts, exit codes; never a file's lines or a command's output twice), none (text only, no output schemas: for clients that show the model the structured content instead of the text), or auto (none for Claude Code, which does, metadata for other clients)")
-	fs.StringVar(&idle, "session-idle-timeout", "30m", "close an HTTP session with no request open and no call running for this long (e.g. 10m, 2h; 0 never)")
+	a.c.register(fs)
+	fs.StringVar(&a.addr, "http", "", "serve Streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio")
+	fs.StringVar(&a.token, "http-token", "", "require \"Authorization: Bearer TOKEN\" on HTTP requests (default $HANDS_HTTP_TOKEN); required off loopback")
+	fs.StringVar(&a.maxRequest, "max-request-size", "", "largest JSON-RPC message read, in bytes (suffixes K, M, G); larger ones are refused; default twice --max-file-size plus 1M (21M)")
+	fs.Var(&a.origins, "allow-origin", "a browser origin (scheme://host[:port]) whose HTTP requests are served besides loopback ones (repeatable)")
+	fs.StringVar(&a.structured, "structured-content", "auto", "what structured content results carry: metadata (beside the text: paths, line counts, exit codes; never a file's lines or a command's output twice), none (text only, no output schemas: for clients that show the model the structured content instead of the text), or auto (none for Claude Code, which does, metadata for other clients)")
+	fs.StringVar(&a.idle, "session-idle-timeout", "30m", "close an HTTP session with no request open and no call running for this long (e.g. 10m, 2h; 0 never)")
+	// serve's start and shutdown lines are at info.
+	fs.Lookup("log-level").DefValue = "info"
+	a.c.logLevel = "info"
+	return fs
+}
+
+func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var a serveArgs
+	fs := a.flags(stderr)
 	if ok, code := parseNoArgs(fs, args, stderr); !ok {
 		return code
 	}
+	c, addr, token, maxRequest, idle, structured, origins := &a.c, a.addr, a.token, a.maxRequest, a.idle, a.structured, a.origins
 	mo := mcpserver.Options{}
 	sc, err := mcpserver.ParseStructuredContent(structured)
 	if err != nil {
@@ -100,7 +116,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if d == 0 {
 		mo.HTTP.SessionIdleTimeout = -1
 	}
-	rt, opts, code := runtimeFrom(&c, stderr)
+	rt, opts, code := runtimeFrom(c, stderr)
 	if rt == nil {
 		return code
 	}
@@ -120,14 +136,33 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if token == "" && !loopback(addr) {
 			return usageErr(stderr, "--http %s is reachable from other machines; set --http-token or HANDS_HTTP_TOKEN, or bind 127.0.0.1", addr)
 		}
-		return serveHTTP(ctx, srv, addr, token, stderr)
+		return serveHTTP(ctx, srv, addr, token, rt, opts.Logger, stderr)
 	}
+	startLine(opts.Logger, rt, "stdio")
 	err = srv.ServeIO(ctx, stdin, stdout)
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		fmt.Fprintf(stderr, "hands: serve: %v\n", err)
 		return exitTool
 	}
+	stopLine(ctx, opts.Logger)
 	return exitOK
+}
+
+// startLine logs the one line serve writes when it starts; attrs come
+// last (the HTTP address, which ends the line).
+func startLine(log *slog.Logger, rt *hands.Runtime, transport string, attrs ...any) {
+	log.Info("serving MCP", append([]any{"version", buildVersion().Main, "transport", transport,
+		"profile", rt.Profile(), "roots", strings.Join(rt.Roots(), ",")}, attrs...)...)
+}
+
+// stopLine logs why serve stopped: a signal (a normal shutdown) or the
+// end of the client's input.
+func stopLine(ctx context.Context, log *slog.Logger) {
+	if cause := context.Cause(ctx); cause != nil {
+		log.Info("shutting down", "reason", cause.Error())
+		return
+	}
+	log.Info("shutting down", "reason", "the client closed stdin")
 }
 
 // loopback reports whether addr binds only a loopback interface.
@@ -159,17 +194,18 @@ func bearer(token string, next http.Handler) http.Handler {
 	})
 }
 
-func serveHTTP(ctx context.Context, srv *mcpserver.Server, addr, token string, stderr io.Writer) int {
+func serveHTTP(ctx context.Context, srv *mcpserver.Server, addr, token string, rt *hands.Runtime, log *slog.Logger, stderr io.Writer) int {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return usageErr(stderr, "--http %s: %v", addr, err)
 	}
 	hs := &http.Server{Handler: bearer(token, srv.HTTPHandler()), ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(stderr, "hands: serving MCP over Streamable HTTP at http://%s/\n", ln.Addr())
+	startLine(log, rt, "http", "url", fmt.Sprintf("http://%s/", ln.Addr()))
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
 	case <-ctx.Done():
+		stopLine(ctx, log)
 		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = hs.Shutdown(shut)
@@ -180,15 +216,28 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, addr, token string, s
 	}
 }
 
-func cmdCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	var c common
-	var asJSON bool
+// callArgs are the flags of call.
+type callArgs struct {
+	c           common
+	asJSON      bool
+	noReadCheck bool
+}
+
+func (a *callArgs) flags(stderr io.Writer) *flag.FlagSet {
 	fs := newFlags("call", "call [flags] TOOL [JSON|-]", stderr)
-	c.register(fs)
-	fs.BoolVar(&asJSON, "json", false, "print the whole result as JSON instead of its text")
+	a.c.register(fs)
+	fs.BoolVar(&a.asJSON, "json", false, "print the whole result as JSON instead of its text")
+	fs.BoolVar(&a.noReadCheck, "no-read-check", false, "let this call edit or overwrite an existing file it has not read (each call is a new session, so without this flag an edit of an existing file is refused with FILE_NOT_VIEWED)")
+	return fs
+}
+
+func cmdCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var a callArgs
+	fs := a.flags(stderr)
 	if ok, code := parse(fs, args, stderr); !ok {
 		return code
 	}
+	c, asJSON := &a.c, a.asJSON
 	if fs.NArg() < 1 || fs.NArg() > 2 {
 		return usageErr(stderr, "call needs a tool name and optional JSON arguments, e.g. hands call view '{\"path\":\"README.md\"}'")
 	}
@@ -206,7 +255,10 @@ func cmdCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if !json.Valid([]byte(input)) {
 		return usageErr(stderr, "arguments %q are not valid JSON; give a JSON object such as '{\"path\":\"x\"}'", input)
 	}
-	sess, closeAll, code := sessionFrom(&c, stderr)
+	if a.noReadCheck {
+		c.noReadCheck = true
+	}
+	sess, closeAll, code := sessionFrom(c, stderr)
 	if sess == nil {
 		return code
 	}
@@ -218,6 +270,9 @@ func cmdCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintln(stdout, res.TextOf())
 	}
 	if res.IsError {
+		if res.Code == tool.FileNotViewed && !a.noReadCheck {
+			fmt.Fprintln(stderr, "hands: each hands call is a new session that has read nothing; add --no-read-check to edit a file you know")
+		}
 		return exitTool
 	}
 	return exitOK
@@ -268,10 +323,85 @@ func writeIndented(w io.Writer, v any) error {
 	return err
 }
 
+// runLineFormat documents the lines hands run reads.
+const runLineFormat = `Each line of stdin is one call, a JSON object:
+  {"id": "1", "name": "view", "input": {"path": "README.md"}}
+"arguments" may stand for "input" (the name MCP and OpenAI use); "id" is
+optional (call-N by default); any other key is refused. A line holding a
+JSON array of such objects is one batch, run as a model's parallel calls.
+Each result is one line: {"id","name","is_error","code","content",
+"structured","duration_ms"}; a line that is not a call gets {"error": …}.
+`
+
+// runCall is one call as a line of hands run gives it.
+type runCall struct {
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// parseRunLine reads one line of hands run: a call or an array of calls.
+func parseRunLine(line []byte) ([]tool.Call, error) {
+	var raw []json.RawMessage
+	if bytes.HasPrefix(line, []byte("[")) {
+		if err := json.Unmarshal(line, &raw); err != nil {
+			return nil, fmt.Errorf("line is not a JSON array of calls {\"id\",\"name\",\"input\"}: %v", err)
+		}
+		if len(raw) == 0 {
+			return nil, errors.New("line is an empty array; give at least one call {\"id\",\"name\",\"input\"}")
+		}
+	} else {
+		raw = []json.RawMessage{line}
+	}
+	calls := make([]tool.Call, 0, len(raw))
+	for i, r := range raw {
+		var c runCall
+		dec := json.NewDecoder(bytes.NewReader(r))
+		dec.DisallowUnknownFields()
+		where := "line"
+		if len(raw) > 1 || bytes.HasPrefix(line, []byte("[")) {
+			where = fmt.Sprintf("call %d of the line", i+1)
+		}
+		if err := dec.Decode(&c); err != nil {
+			return nil, fmt.Errorf("%s is not a JSON call {\"id\",\"name\",\"input\"} (\"arguments\" may stand for \"input\"; no other key): %v", where, err)
+		}
+		if c.Name == "" {
+			return nil, fmt.Errorf("%s has no \"name\"; give the tool to call, e.g. {\"name\":\"view\",\"input\":{\"path\":\"README.md\"}}", where)
+		}
+		if c.Input != nil && c.Arguments != nil {
+			return nil, fmt.Errorf("%s has both \"input\" and \"arguments\"; give the tool's arguments once", where)
+		}
+		in := c.Input
+		if in == nil {
+			in = c.Arguments
+		}
+		var text string
+		if json.Unmarshal(in, &text) == nil {
+			// OpenAI sends a function call's arguments as JSON text.
+			if !json.Valid([]byte(text)) {
+				return nil, fmt.Errorf("%s: the arguments are a string that is not JSON; give a JSON object, or JSON text of one", where)
+			}
+			in = json.RawMessage(text)
+		}
+		calls = append(calls, tool.Call{ID: c.ID, Name: c.Name, Input: in})
+	}
+	return calls, nil
+}
+
+func runFlags(c *common, stderr io.Writer) *flag.FlagSet {
+	fs := newFlags("run", "run [flags] < calls.jsonl", stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: hands run [flags] < calls.jsonl\n\n%s\nFlags:\n", runLineFormat)
+		printFlags(stderr, fs)
+	}
+	c.register(fs)
+	return fs
+}
+
 func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var c common
-	fs := newFlags("run", "run [flags] < calls.jsonl", stderr)
-	c.register(fs)
+	fs := runFlags(&c, stderr)
 	if ok, code := parseNoArgs(fs, args, stderr); !ok {
 		return code
 	}
@@ -288,19 +418,10 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		if line == "" {
 			continue
 		}
-		var calls []tool.Call
-		if strings.HasPrefix(line, "[") {
-			if err := json.Unmarshal([]byte(line), &calls); err != nil {
-				writeJSONLine(stdout, map[string]string{"error": fmt.Sprintf("line is not a JSON array of calls {\"id\",\"name\",\"input\"}: %v", err)})
-				continue
-			}
-		} else {
-			var call tool.Call
-			if err := json.Unmarshal([]byte(line), &call); err != nil {
-				writeJSONLine(stdout, map[string]string{"error": fmt.Sprintf("line is not a JSON call {\"id\",\"name\",\"input\"}: %v", err)})
-				continue
-			}
-			calls = []tool.Call{call}
+		calls, err := parseRunLine([]byte(line))
+		if err != nil {
+			writeJSONLine(stdout, map[string]string{"error": err.Error()})
+			continue
 		}
 		for i := range calls {
 			n++
@@ -319,21 +440,32 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	return exitOK
 }
 
-func cmdTools(args []string, stdout, stderr io.Writer) int {
-	var c common
-	var asJSON bool
-	var format string
+// toolsArgs are the flags of tools.
+type toolsArgs struct {
+	c      common
+	asJSON bool
+	format string
+}
+
+func (a *toolsArgs) flags(stderr io.Writer) *flag.FlagSet {
 	fs := newFlags("tools", "tools [flags] [--json | --format API]", stderr)
-	c.register(fs)
-	fs.BoolVar(&asJSON, "json", false, "print the full definitions (names, descriptions, schemas, metadata) as JSON")
-	fs.StringVar(&format, "format", "", "print the definitions shaped for a model API's tool-calling request: "+strings.Join(toolfmt.Formats(), ", "))
+	a.c.register(fs)
+	fs.BoolVar(&a.asJSON, "json", false, "print the full definitions (names, descriptions, schemas, metadata) as JSON")
+	fs.StringVar(&a.format, "format", "", "print the definitions shaped for a model API's tool-calling request: "+strings.Join(toolfmt.Formats(), ", "))
+	return fs
+}
+
+func cmdTools(args []string, stdout, stderr io.Writer) int {
+	var a toolsArgs
+	fs := a.flags(stderr)
 	if ok, code := parseNoArgs(fs, args, stderr); !ok {
 		return code
 	}
+	c, asJSON, format := &a.c, a.asJSON, a.format
 	if format != "" && (asJSON || !slices.Contains(toolfmt.Formats(), format)) {
 		return usageErr(stderr, "--format takes one of %s, without --json", strings.Join(toolfmt.Formats(), ", "))
 	}
-	rt, _, code := runtimeFrom(&c, stderr)
+	rt, _, code := runtimeFrom(c, stderr)
 	if rt == nil {
 		return code
 	}
@@ -369,19 +501,15 @@ func cmdTools(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-func cmdVersion(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("version", "version", stderr)
-	if ok, code := parseNoArgs(fs, args, stderr); !ok {
-		return code
-	}
-	fmt.Fprintf(stdout, "hands %s\n", hands.Version)
-	return exitOK
+func doctorFlags(c *common, stderr io.Writer) *flag.FlagSet {
+	fs := newFlags("doctor", "doctor [flags]", stderr)
+	c.register(fs)
+	return fs
 }
 
 func cmdDoctor(args []string, stdout, stderr io.Writer) int {
 	var c common
-	fs := newFlags("doctor", "doctor [flags]", stderr)
-	c.register(fs)
+	fs := doctorFlags(&c, stderr)
 	if ok, code := parseNoArgs(fs, args, stderr); !ok {
 		return code
 	}
@@ -390,7 +518,7 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	defer rt.Close()
-	fmt.Fprintf(stdout, "hands %s, profile %s\n", hands.Version, rt.Profile())
+	fmt.Fprintf(stdout, "hands %s, profile %s\n", buildVersion().Main, rt.Profile())
 	fmt.Fprintf(stdout, "roots: %s\n", strings.Join(rt.Roots(), ", "))
 	if len(opts.Deny) > 0 {
 		fmt.Fprintf(stdout, "deny: %s\n", strings.Join(opts.Deny, ", "))

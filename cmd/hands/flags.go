@@ -45,6 +45,8 @@ type common struct {
 	loops       string
 	mcpConfig   list
 	strictMCP   bool
+	// noReadCheck switches read-before-edit off (hands call --no-read-check).
+	noReadCheck bool
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -224,6 +226,14 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 	if err := c.loopOptions(&o, cfg); err != nil {
 		return o, err
 	}
+	if c.noReadCheck {
+		b, err := hands.ProfileBehavior(o.Profile)
+		if err != nil {
+			return o, err
+		}
+		b.WriteWithoutRead, b.EditWithoutRead = true, true
+		o.Behavior = &b
+	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
 		return o, fmt.Errorf("--log-level %q: use debug, info, warn or error", c.logLevel)
@@ -276,7 +286,34 @@ func parseNoArgs(fs *flag.FlagSet, args []string, stderr io.Writer) (ok bool, co
 	return true, 0
 }
 
+// usageErr prints a usage error, prefixed once with "hands: " (errors of
+// the library carry the prefix already).
 func usageErr(stderr io.Writer, format string, args ...any) int {
-	fmt.Fprintf(stderr, "hands: "+format+"\n", args...)
+	fmt.Fprintf(stderr, "hands: %s\n", strings.TrimPrefix(fmt.Sprintf(format, args...), "hands: "))
 	return exitUsage
+}
+
+// metavars name the values of flags in help.
+var metavars = map[string]string{
+	"root": "DIR", "deny": "GLOB", "profile": "NAME", "max-file-size": "BYTES", "bash-timeout": "MS",
+	"shell": "PATH", "disable-tools": "a,b", "config": "FILE", "log-level": "LEVEL", "settings": "FILE",
+	"permission-mode": "MODE", "allow-hosts": "a,b", "http": "ADDR", "http-token": "TOKEN",
+	"max-request-size": "BYTES", "allow-origin": "ORIGIN", "session-idle-timeout": "DUR", "format": "API",
+	"coordinator": "local|nats://HOST:PORT", "exec-id": "ID", "loop": "NAME", "loops": "FILE",
+	"structured-content": "MODE",
+}
+
+// printFlags writes fs's flags as the README writes them: --name VALUE.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		_, text := flag.UnquoteUsage(f)
+		head := "  --" + f.Name
+		if m := metavars[f.Name]; m != "" {
+			head += " " + m
+		}
+		if f.DefValue != "" && f.DefValue != "false" && !strings.Contains(text, "default") {
+			text += " (default " + f.DefValue + ")"
+		}
+		fmt.Fprintf(w, "%s\n    \t%s\n", head, text)
+	})
 }

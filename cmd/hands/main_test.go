@@ -190,6 +190,9 @@ func TestServeOverRealStdio(t *testing.T) {
 	if err != nil {
 		t.Fatalf("connect: %v (stderr %s)", err, stderr.String())
 	}
+	if v := cs.InitializeResult().ProtocolVersion; v != "2026-07-28" {
+		t.Errorf("the SDK's default client negotiated %s, want the stateless 2026-07-28", v)
+	}
 	tools, err := cs.ListTools(ctx, nil)
 	if err != nil || len(tools.Tools) == 0 {
 		t.Fatalf("list: %v", err)
@@ -303,6 +306,9 @@ func TestServeOverHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
+	if v := cs.InitializeResult().ProtocolVersion; v != "2026-07-28" || cs.ID() != "" {
+		t.Errorf("the SDK's default client negotiated %s with session %q, want the stateless 2026-07-28", v, cs.ID())
+	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "view", Arguments: map[string]any{"path": "a.txt"}})
 	if err != nil || res.IsError {
 		t.Fatalf("call: %v %+v", err, res)

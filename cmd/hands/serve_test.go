@@ -873,7 +873,9 @@ func TestSDKClientResumesAfterTheConnectionDrops(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	client := mcp.NewClient(&mcp.Implementation{Name: "resumer", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + proxy.ln.Addr().String() + "/"}, nil)
+	// Resumable streams belong to sessions: protocol 2026-07-28 has
+	// neither (the SDK writes no priming event for it).
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + proxy.ln.Addr().String() + "/"}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		t.Fatal(err)
 	}
