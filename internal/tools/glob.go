@@ -152,6 +152,8 @@ func runGlob(ctx context.Context, env *tool.Env, in GlobInput) (*GlobOutput, err
 	if in.Type == "dir" {
 		typ = search.Dirs
 	}
+	counts := &search.Counts{}
+	rep := startProgress(ctx, env, st.Limits.SearchProgressAfter, searchProgress(counts, "entries"))
 	res, err := search.Glob(ctx, search.GlobOptions{
 		Paths:    []string{dir},
 		Pattern:  in.match,
@@ -161,7 +163,9 @@ func runGlob(ctx context.Context, env *tool.Env, in GlobInput) (*GlobOutput, err
 		NoIgnore: st.Behavior.GlobAll || in.RespectGitIgnore != nil && !*in.RespectGitIgnore,
 		Skip:     func(path string, _ bool) bool { return st.FS.Denied(path) },
 		Confine:  st.FS.Allows,
+		Counts:   counts,
 	})
+	rep.finish(searchProgress(counts, "entries"))
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
