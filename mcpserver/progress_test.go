@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/hands-dev/hands"
-	"github.com/hands-dev/hands/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -103,25 +102,14 @@ var transports = []string{"stdio", "http"}
 // and connects a go-sdk client that records progress notifications.
 func progressClient(t *testing.T, kind, root string, opts hands.Options) (*mcp.ClientSession, *notes) {
 	t.Helper()
-	opts.Roots = []string{root}
-	rt, err := hands.New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rt.Close() })
-	srv := mcpserver.New(rt, mcpserver.Options{})
-	t.Cleanup(func() { srv.Close() })
 	var transport mcp.Transport
 	switch kind {
 	case "stdio":
-		inR, inW, _ := os.Pipe()
-		outR, outW, _ := os.Pipe()
-		done := make(chan error, 1)
-		go func() { done <- srv.ServeIO(context.Background(), inR, outW); outW.Close() }()
-		t.Cleanup(func() { inW.Close(); <-done; inR.Close(); outR.Close() })
-		transport = &mcp.IOTransport{Reader: outR, Writer: inW}
+		stdin, stdout, done := servePipesIn(t, root, opts)
+		t.Cleanup(func() { stdin.Close(); <-done; stdout.Close() })
+		transport = &mcp.IOTransport{Reader: stdout, Writer: stdin}
 	case "http":
-		ts := httptest.NewServer(srv.HTTPHandler())
+		ts := httptest.NewServer(serverIn(t, root, opts).HTTPHandler())
 		t.Cleanup(ts.Close)
 		transport = &mcp.StreamableClientTransport{Endpoint: ts.URL}
 	}
