@@ -154,3 +154,27 @@ func TestCancelledCallReportsNoMore(t *testing.T) {
 		t.Errorf("%d reports after the cancelled call returned", n-len(after))
 	}
 }
+
+// BenchmarkBashProgress is the cost of a quick command with and without
+// a progress callback: what reporting adds to a call that ends before
+// its first report.
+func BenchmarkBashProgress(b *testing.B) {
+	for _, with := range []bool{false, true} {
+		b.Run(fmt.Sprintf("callback=%v", with), func(b *testing.B) {
+			rt := benchRuntime(b)
+			sess, _ := rt.NewSession()
+			defer sess.Close()
+			ctx := context.Background()
+			if with {
+				ctx = tool.WithProgress(ctx, func(tool.Progress) {})
+			}
+			call := tool.Call{Name: "bash", Input: json.RawMessage(`{"command":"true"}`)}
+			b.ReportAllocs()
+			for b.Loop() {
+				if res := sess.Call(ctx, call); res.IsError {
+					b.Fatal(res.TextOf())
+				}
+			}
+		})
+	}
+}
