@@ -276,7 +276,7 @@ func TestTaskOutputProgressOverMCP(t *testing.T) {
 			ps := n.waitLast(t, "wait")
 			checkOrder(t, ps)
 			q := regexp.QuoteMeta(id)
-			checkSequence(t, ps, regexp.MustCompile(`^waiting for `+q+`: \d+\.\ds(?:: line([1-8]))?$`), regexp.MustCompile(`^`+q+` exited with code 0 after waiting \d+\.\ds: line8$`))
+			checkSequence(t, ps, regexp.MustCompile(`^waiting for `+q+` \(\d+\.\ds\)(?:: line([1-8]))?$`), regexp.MustCompile(`^`+q+` exited with code 0 after waiting \d+\.\ds: line8$`))
 		})
 	}
 }

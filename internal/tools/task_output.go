@@ -81,7 +81,7 @@ func runTaskOutput(ctx context.Context, env *tool.Env, in TaskOutputInput) (*Tas
 	if block {
 		rep = startProgress(ctx, env, 0, func(p *tool.Progress) {
 			p.Line, _ = m.LastLine(in.TaskID, tool.MaxProgressLine)
-			p.Message = withLine(fmt.Sprintf("waiting for %s: %s", in.TaskID, seconds(p.Elapsed)), p.Line)
+			p.Message = withLine(fmt.Sprintf("waiting for %s (%s)", in.TaskID, seconds(p.Elapsed)), p.Line)
 		})
 	}
 	res, err := read(ctx, in.TaskID, block, wait)
