@@ -2,15 +2,18 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/creack/pty"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // slowCommand prints a line every 0.15 s for over a second, then a line
@@ -115,4 +118,49 @@ func TestCallProgressNeverOnAPipe(t *testing.T) {
 func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// TestServeSendsProgress: hands serve over its real stdin and stdout sends
+// a command's progress to a go-sdk client that gave a progress token, the
+// last notification last.
+func TestServeSendsProgress(t *testing.T) {
+	root := workspace(t)
+	notes := make(chan *mcp.ProgressNotificationParams, 100)
+	client := mcp.NewClient(&mcp.Implementation{Name: "progress-test", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) { notes <- req.Params },
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var stderr bytes.Buffer
+	cmd := exec.Command(binary, "serve", "--root", root)
+	cmd.Stderr = &stderr
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v (stderr %s)", err, stderr.String())
+	}
+	defer cs.Close()
+	params := &mcp.CallToolParams{Name: "bash", Arguments: map[string]any{"command": `for i in 1 2 3 4 5 6; do echo step$i; sleep 0.15; done`}}
+	params.SetProgressToken(42)
+	if res, err := cs.CallTool(ctx, params); err != nil || res.IsError {
+		t.Fatalf("call: %v %+v", err, res)
+	}
+	var got []string
+	for {
+		select {
+		case p := <-notes:
+			got = append(got, p.Message)
+			if p.ProgressToken != float64(42) {
+				t.Errorf("token %v (%T), want 42", p.ProgressToken, p.ProgressToken)
+			}
+			if p.Total == 0 {
+				continue
+			}
+			if len(got) < 2 || !regexp.MustCompile(`^exit code 0 after \d+\.\ds: step6$`).MatchString(p.Message) {
+				t.Errorf("notifications %q", got)
+			}
+			return
+		case <-ctx.Done():
+			t.Fatalf("no last notification; got %q (stderr %s)", got, stderr.String())
+		}
+	}
 }
