@@ -164,3 +164,25 @@ func TestServeSendsProgress(t *testing.T) {
 		}
 	}
 }
+
+// FuzzProgressLine: whatever a command prints, the progress line holds no
+// control character (no escape sequence reaches the terminal) and fits
+// the width.
+func FuzzProgressLine(f *testing.F) {
+	f.Add("line\x1b]0;title\x07\t\r\n\u0085é", 20)
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		n = n%200 + 1
+		if n < 1 {
+			n += 200
+		}
+		got := clip(printable(s), n)
+		if c := utf8.RuneCountInString(got); c > n {
+			t.Fatalf("%d characters, width %d", c, n)
+		}
+		for _, r := range got {
+			if r < 0x20 || r >= 0x7f && r < 0xa0 {
+				t.Fatalf("control character %q in %q", r, got)
+			}
+		}
+	})
+}
