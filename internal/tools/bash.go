@@ -202,6 +202,8 @@ func runBash(ctx context.Context, env *tool.Env, in BashInput) (*BashOutput, err
 // report.
 func commandEnd(res *jobs.Output) string {
 	switch {
+	case res.JobID != "":
+		return fmt.Sprintf("moved to the background as %s after %s", res.JobID, seconds(res.Duration))
 	case res.TimedOut:
 		return "timed out after " + seconds(res.Duration)
 	case res.Signal != "":
