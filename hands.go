@@ -164,6 +164,11 @@ type Options struct {
 	HookCommands []HookCommand `json:"hooks,omitempty"`
 	// Middleware wraps each call's pipeline.
 	Middleware []tool.Middleware `json:"-"`
+	// Progress, when set, receives the progress reports of long calls
+	// (bash, task_output, grep, glob) of every session; tool.Progress
+	// names the call. A call run under a context made by
+	// tool.WithProgress reports there instead.
+	Progress func(tool.Progress) `json:"-"`
 	// Logger receives diagnostics; default discards them.
 	Logger *slog.Logger `json:"-"`
 }

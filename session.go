@@ -116,7 +116,7 @@ func (s *Session) Cwd() string { return s.state.Cwd() }
 func (s *Session) TempDir() string { return s.tmp }
 
 func (s *Session) env() *tool.Env {
-	return &tool.Env{Session: s.state, SessionID: filepath.Base(s.dir), Cwd: s.state.Cwd, Ask: s.ask}
+	return &tool.Env{Session: s.state, SessionID: filepath.Base(s.dir), Cwd: s.state.Cwd, Ask: s.ask, Progress: s.rt.opts.Progress}
 }
 
 // Call runs one call through the pipeline.

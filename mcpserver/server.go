@@ -290,9 +290,12 @@ func (s *Server) handler(name string, stateless bool) mcp.ToolHandler {
 			maps.Copy(answers, req.Params.InputResponses)
 		}
 		var res tool.Result
+		// One progress callback for every round, so that progress keeps
+		// increasing when the call runs again with the client's answers.
+		pctx := s.withProgress(ctx, req)
 		for round := 1; ; round++ {
 			ask := &askState{session: req.Session, responses: answers}
-			res = sess.stream.Go(context.WithValue(ctx, askKey{}, ask), call)()
+			res = sess.stream.Go(context.WithValue(pctx, askKey{}, ask), call)()
 			if ask.needed == nil {
 				break
 			}

@@ -20,6 +20,25 @@ import (
 func servePipes(t *testing.T, opts hands.Options) (root string, stdin *os.File, stdout *os.File, done <-chan error) {
 	t.Helper()
 	root, _ = filepath.EvalSymlinks(t.TempDir())
+	stdin, stdout, done = servePipesIn(t, root, opts)
+	return root, stdin, stdout, done
+}
+
+// servePipesIn is servePipes over the directory root.
+func servePipesIn(t *testing.T, root string, opts hands.Options) (stdin *os.File, stdout *os.File, done <-chan error) {
+	t.Helper()
+	srv := serverIn(t, root, opts)
+	inR, inW, _ := os.Pipe()
+	outR, outW, _ := os.Pipe()
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ServeIO(context.Background(), inR, outW); outW.Close() }()
+	return inW, outR, errc
+}
+
+// serverIn returns a server of a runtime made from opts over the
+// directory root, closed at the end of the test.
+func serverIn(t *testing.T, root string, opts hands.Options) *mcpserver.Server {
+	t.Helper()
 	opts.Roots = []string{root}
 	rt, err := hands.New(opts)
 	if err != nil {
@@ -28,11 +47,7 @@ func servePipes(t *testing.T, opts hands.Options) (root string, stdin *os.File, 
 	t.Cleanup(func() { rt.Close() })
 	srv := mcpserver.New(rt, mcpserver.Options{})
 	t.Cleanup(func() { srv.Close() })
-	inR, inW, _ := os.Pipe()
-	outR, outW, _ := os.Pipe()
-	errc := make(chan error, 1)
-	go func() { errc <- srv.ServeIO(context.Background(), inR, outW); outW.Close() }()
-	return root, inW, outR, errc
+	return srv
 }
 
 // TestStdinEOFAnswersACallWaitingOnTheClient closes stdin while a call

@@ -17,6 +17,9 @@ type Env struct {
 	// Ask, when set, asks the session's user (plan approval, questions);
 	// nil means no user can be asked.
 	Ask AskFunc
-	// Progress, when set, receives short progress messages.
-	Progress func(message string)
+	// Progress, when set, receives the reports of a long call (see
+	// Progress); a context made by WithProgress overrides it. Tools send
+	// nothing when it is nil. It is called from the call's goroutines, one
+	// report at a time, and should return quickly.
+	Progress func(Progress)
 }

@@ -124,18 +124,19 @@ func (e *Executor) Execute(ctx context.Context, env *Env, call Call) Result {
 		h = e.Middleware[i](h)
 	}
 	start := time.Now()
-	res := h(ctx, e.callEnv(env, call), call)
+	res := h(ctx, e.callEnv(ctx, env, call), call)
 	res.CallID, res.Tool = call.ID, call.Name
 	res.Duration = time.Since(start)
 	return res
 }
 
-func (e *Executor) callEnv(env *Env, call Call) *Env {
+func (e *Executor) callEnv(ctx context.Context, env *Env, call Call) *Env {
 	c := Env{}
 	if env != nil {
 		c = *env
 	}
 	c.CallID = call.ID
+	c.Progress = progressOf(ctx, &c, call)
 	return &c
 }
 

@@ -263,7 +263,9 @@ func cmdCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return code
 	}
 	defer closeAll()
-	res := sess.Call(ctx, tool.Call{ID: "call-1", Name: fs.Arg(0), Input: json.RawMessage(input)})
+	callCtx, ind := startIndicator(ctx, stderr, fs.Arg(0))
+	res := sess.Call(callCtx, tool.Call{ID: "call-1", Name: fs.Arg(0), Input: json.RawMessage(input)})
+	ind.finish()
 	if asJSON {
 		writeJSONLine(stdout, lineOf(res))
 	} else {

@@ -430,6 +430,9 @@ type Options struct {
 	// waited for and killed like one Start ran. When Config.MaxRunning
 	// jobs already run, the command is killed as usual.
 	DetachOnTimeout bool
+	// Tail, when set, lets the caller read the command's last line of
+	// output while it runs.
+	Tail *Tail
 }
 
 func (m *Manager) confine(o Options) func() error {
@@ -479,6 +482,9 @@ func (m *Manager) RunWith(ctx context.Context, command string, timeout time.Dura
 		return nil, err
 	}
 
+	if o.Tail != nil {
+		o.Tail.s.Store(s)
+	}
 	out := &Output{PGID: p.pgid, CwdReset: note}
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()

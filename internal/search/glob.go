@@ -72,12 +72,15 @@ func Glob(ctx context.Context, opts GlobOptions) (*GlobResult, error) {
 				return nil
 			}
 			if !g.Match(relPrefix + e.Rel()) {
+				opts.Counts.searched(0)
 				return nil
 			}
 			info, err := e.Stat()
 			if err != nil {
+				opts.Counts.searched(0)
 				return nil
 			}
+			opts.Counts.searched(1)
 			ent := Entry{Path: e.Path, ModTime: info.ModTime, IsDir: isDir, Size: info.Size}
 			mu.Lock()
 			res.Entries = append(res.Entries, ent)

@@ -94,6 +94,8 @@ type Options struct {
 	// Result.Skipped, so memory is bounded by it rather than by the input.
 	// 0 means DefaultMaxLineLen.
 	MaxLineLen int
+	// Counts, when set, is kept up to date as the search runs.
+	Counts *Counts
 }
 
 // DefaultMaxLineLen is the default of Options.MaxLineLen.
@@ -215,6 +217,11 @@ func Grep(ctx context.Context, opts Options) (*Result, error) {
 		defer g.pool.Put(s)
 		f, bin, err := s.searchFile(e, e.Depth == 0 && explicit[e.Path])
 		atomic.AddInt64(&g.stats.FilesSearched, 1)
+		if f != nil {
+			opts.Counts.searched(f.Count)
+		} else {
+			opts.Counts.searched(0)
+		}
 		if err != nil {
 			g.addErr(err)
 			return nil
@@ -362,6 +369,8 @@ type GlobOptions struct {
 	// starts from (a path, or the literal directories a pattern starts
 	// with below it) as it is opened; see walk.Options.Confine.
 	Confine func(real string) bool
+	// Counts, when set, is kept up to date as the walk runs.
+	Counts *Counts
 }
 
 // Entry is one path found by Glob.

@@ -166,10 +166,20 @@ func runBash(ctx context.Context, env *tool.Env, in BashInput) (*BashOutput, err
 		return out, nil
 	}
 	opts.DetachOnTimeout = st.Behavior.TimeoutToBackground
+	opts.Tail = &jobs.Tail{}
+	rep := startProgress(ctx, env, 0, func(p *tool.Progress) {
+		p.Line = opts.Tail.LastLine(tool.MaxProgressLine)
+		p.Message = withLine(seconds(p.Elapsed), p.Line)
+	})
 	res, err := m.RunWith(ctx, in.Command, timeout, opts)
 	if res == nil {
+		rep.finish(nil)
 		return nil, jobErr(err, in.Command, st.Limits.MaxJobs)
 	}
+	rep.finish(func(p *tool.Progress) {
+		p.Line = opts.Tail.LastLine(tool.MaxProgressLine)
+		p.Message = withLine(commandEnd(res), p.Line)
+	})
 	if err != nil && ctx.Err() != nil {
 		return nil, err
 	}
@@ -190,6 +200,20 @@ func runBash(ctx context.Context, env *tool.Env, in BashInput) (*BashOutput, err
 		return nil, commandFailed(out)
 	}
 	return out, nil
+}
+
+// commandEnd says how a foreground command ended, for its last progress
+// report.
+func commandEnd(res *jobs.Output) string {
+	switch {
+	case res.JobID != "":
+		return fmt.Sprintf("moved to the background as %s after %s", res.JobID, seconds(res.Duration))
+	case res.TimedOut:
+		return "timed out after " + seconds(res.Duration)
+	case res.Signal != "":
+		return fmt.Sprintf("killed by %s after %s", res.Signal, seconds(res.Duration))
+	}
+	return fmt.Sprintf("exit code %d after %s", res.ExitCode, seconds(res.Duration))
 }
 
 // commandFailed is the error of a command that exited non-zero or timed

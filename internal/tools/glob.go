@@ -153,6 +153,8 @@ func runGlob(ctx context.Context, env *tool.Env, in GlobInput) (*GlobOutput, err
 	if in.Type == "dir" {
 		typ = search.Dirs
 	}
+	counts := &search.Counts{}
+	rep := startProgress(ctx, env, st.Limits.SearchProgressAfter, searchProgress(counts, "entries"))
 	opts := search.GlobOptions{
 		Paths:    []string{dir},
 		Pattern:  in.match,
@@ -163,8 +165,10 @@ func runGlob(ctx context.Context, env *tool.Env, in GlobInput) (*GlobOutput, err
 		NoIgnore: st.Behavior.GlobAll || in.RespectGitIgnore != nil && !*in.RespectGitIgnore,
 		Skip:     searchSkip(st, st.Behavior.GlobHidden),
 		Confine:  st.FS.Allows,
+		Counts:   counts,
 	}
 	res, err := search.Glob(ctx, opts)
+	rep.finish(searchProgress(counts, "entries"))
 	if err == nil && st.Behavior.GlobIgnoredMatches && !opts.NoIgnore {
 		res.Ignored, err = ignoredMatches(ctx, opts, res)
 	}

@@ -212,7 +212,10 @@ func runGrep(ctx context.Context, env *tool.Env, in GrepInput) (*GrepOutput, err
 	if in.Type != "" {
 		opts.Types = []string{in.Type}
 	}
+	opts.Counts = &search.Counts{}
+	rep := startProgress(ctx, env, st.Limits.SearchProgressAfter, searchProgress(opts.Counts, "files"))
 	res, err := search.Grep(ctx, opts)
+	rep.finish(searchProgress(opts.Counts, "files"))
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

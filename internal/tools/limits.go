@@ -51,6 +51,9 @@ type Limits struct {
 	// WebFetchChars bounds the page text web_fetch returns when no model
 	// answers its prompt; default 100,000 characters.
 	WebFetchChars int `json:"web_fetch_chars,omitempty"`
+	// SearchProgressAfter is how long a grep or glob runs before it
+	// reports progress (quicker searches report nothing); default 500 ms.
+	SearchProgressAfter time.Duration `json:"search_progress_after,omitempty"`
 }
 
 // DefaultLimits returns the limits of DESIGN.md.
@@ -70,6 +73,8 @@ func DefaultLimits() Limits {
 		GlobChars:       30000,
 		MaxEdits:        1000,
 		WebFetchChars:   100000,
+
+		SearchProgressAfter: 500 * time.Millisecond,
 	}
 }
 
@@ -96,6 +101,9 @@ func (l Limits) WithDefaults() Limits {
 	if l.TaskWait == 0 {
 		l.TaskWait = min(d.TaskWait, l.BashMaxTimeout)
 	}
+	if l.SearchProgressAfter == 0 {
+		l.SearchProgressAfter = d.SearchProgressAfter
+	}
 	set(&l.ReadLines, d.ReadLines)
 	set(&l.LineChars, d.LineChars)
 	set(&l.ReadChars, d.ReadChars)
@@ -114,6 +122,8 @@ func (l Limits) Check() error {
 	case l.MaxFileSize < 0 || l.ReadWholeBytes < 0 || l.ReadLines < 0 || l.LineChars < 0 || l.ReadChars < 0 || l.BashOutputChars < 0 ||
 		l.MaxJobs < 0 || l.GrepChars < 0 || l.GlobChars < 0 || l.MaxEdits < 0 || l.WebFetchChars < 0:
 		return fmt.Errorf("limits must not be negative: %+v", l)
+	case l.SearchProgressAfter < 0:
+		return fmt.Errorf("search progress delay %s must not be negative", l.SearchProgressAfter)
 	case l.BashTimeout < 0 || l.BashMaxTimeout < 0 || l.TaskWait < 0:
 		return fmt.Errorf("timeouts must not be negative: bash timeout %s, max %s, task wait %s", l.BashTimeout, l.BashMaxTimeout, l.TaskWait)
 	case l.BashMaxTimeout > 0 && l.BashTimeout > l.BashMaxTimeout:

@@ -77,8 +77,16 @@ func runTaskOutput(ctx context.Context, env *tool.Env, in TaskOutputInput) (*Tas
 	if st.Behavior.TaskOutputWhole {
 		read = m.OutputAll
 	}
+	var rep *reporter
+	if block {
+		rep = startProgress(ctx, env, 0, func(p *tool.Progress) {
+			p.Line, _ = m.LastLine(in.TaskID, tool.MaxProgressLine)
+			p.Message = withLine(fmt.Sprintf("waiting for %s (%s)", in.TaskID, seconds(p.Elapsed)), p.Line)
+		})
+	}
 	res, err := read(ctx, in.TaskID, block, wait)
 	if err != nil {
+		rep.finish(nil)
 		if ctx.Err() != nil {
 			return nil, err
 		}
@@ -93,7 +101,24 @@ func runTaskOutput(ctx context.Context, env *tool.Env, in TaskOutputInput) (*Tas
 		code := res.ExitCode
 		out.ExitCode = &code
 	}
+	rep.finish(func(p *tool.Progress) {
+		p.Line, _ = m.LastLine(in.TaskID, tool.MaxProgressLine)
+		p.Message = withLine(fmt.Sprintf("%s %s after waiting %s", in.TaskID, jobEnd(res), seconds(p.Elapsed)), p.Line)
+	})
 	return out, nil
+}
+
+// jobEnd says where a job stands once task_output has waited for it.
+func jobEnd(res *jobs.JobOutput) string {
+	switch {
+	case res.Status == jobs.Running:
+		return "is still running"
+	case res.Signal != "":
+		return fmt.Sprintf("%s (%s)", res.Status, res.Signal)
+	case res.Status == jobs.Exited:
+		return fmt.Sprintf("exited with code %d", res.ExitCode)
+	}
+	return string(res.Status)
 }
 
 // taskErr maps a job lookup error to a coded one.
