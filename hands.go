@@ -70,6 +70,25 @@ type Options struct {
 	DisabledTools []string `json:"disabled_tools,omitempty"`
 	// NoSandbox turns off the kernel confinement of shell commands.
 	NoSandbox bool `json:"no_sandbox,omitempty"`
+	// Sandbox is how strictly commands are confined: "auto" (or empty,
+	// the default) confines them with every layer the kernel offers and
+	// says what it could not; "strict" refuses to run commands unless
+	// every layer is enforced. See SandboxInit.
+	Sandbox string `json:"sandbox,omitempty"`
+	// Network is the commands' network: "on" (or empty, the default),
+	// "off" (loopback only) or "allow=DOMAIN,…" (only HTTP and HTTPS,
+	// through a proxy that admits the listed domains; "*.example.com"
+	// admits the hosts below example.com, as WebFetch(domain:…) rules do).
+	// "off" and "allow" need the namespaces of SandboxInit.
+	Network string `json:"network,omitempty"`
+	// DenyRead are absolute paths commands may not read, masked by an
+	// empty file or directory, beside the usual secrets under home
+	// (~/.ssh, ~/.aws, ~/.gnupg, ~/.config/gcloud, ~/.netrc, …).
+	DenyRead []string `json:"deny_read,omitempty"`
+	// SandboxHelper is the executable that sets up a command's
+	// namespaces: one whose main calls SandboxInit, such as the hands
+	// command. Empty means this program, when its main calls SandboxInit.
+	SandboxHelper string `json:"sandbox_helper,omitempty"`
 	// AllowUnsandboxed lets a call ask to run one command unconfined
 	// (dangerously_disable_sandbox); off by default.
 	AllowUnsandboxed bool `json:"allow_unsandboxed,omitempty"`
@@ -165,6 +184,8 @@ type Runtime struct {
 	web *tools.Web
 	log *slog.Logger
 	tmp *runtimeDir
+	// sandbox is what confines shell commands beyond Landlock.
+	sandbox commandSandbox
 
 	mu       sync.Mutex
 	sessions map[*Session]struct{}
@@ -204,6 +225,9 @@ func New(opts Options) (*Runtime, error) {
 		if _, err := exec.LookPath(opts.Shell); err != nil {
 			return nil, fmt.Errorf("hands: shell %q: %w", opts.Shell, err)
 		}
+	}
+	if err := checkSandboxOptions(opts); err != nil {
+		return nil, fmt.Errorf("hands: %w", err)
 	}
 	perm, dirs, permSummary, err := permissions(opts, opts.Roots)
 	if err != nil {
@@ -257,10 +281,16 @@ func New(opts Options) (*Runtime, error) {
 	opts.Hooks.PreToolUse = append(append([]tool.PreToolUse(nil), opts.Hooks.PreToolUse...), ch.PreToolUse...)
 	opts.Hooks.PostToolUse = append(append([]tool.PostToolUse(nil), opts.Hooks.PostToolUse...), ch.PostToolUse...)
 	opts.Hooks.PostToolUseFailure = append(append([]tool.PostToolUseFailure(nil), opts.Hooks.PostToolUseFailure...), ch.PostToolUseFailure...)
-	return &Runtime{
+	rt := &Runtime{
 		opts: opts, profile: prof, tools: exposed, reg: reg, fs: fs, perm: perm, permSummary: permSummary,
 		limits: limits, behavior: behavior, web: w, log: log, tmp: tmp, sessions: map[*Session]struct{}{},
-	}, nil
+	}
+	if err := rt.startProxy(); err != nil {
+		fs.Close()
+		tmp.close()
+		return nil, fmt.Errorf("hands: %w", err)
+	}
+	return rt, nil
 }
 
 // Tools returns the definitions of the enabled tools, in the profile's order.
@@ -305,6 +335,9 @@ func (r *Runtime) Close() error {
 	var errs []error
 	for _, s := range sessions {
 		errs = append(errs, s.Close())
+	}
+	if r.sandbox.proxy != nil {
+		errs = append(errs, r.sandbox.proxy.Close())
 	}
 	errs = append(errs, r.fs.Close(), r.tmp.close())
 	r.web.Fetcher.Close()

@@ -43,6 +43,9 @@ type common struct {
 	execID      string
 	loop        string
 	loops       string
+	sandbox     string
+	network     string
+	denyRead    list
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -56,6 +59,9 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.config, "config", "", "JSON config file (see README: Configuration); flags override it")
 	fs.BoolVar(&c.noSandbox, "no-sandbox", false, "do not confine shell commands with Landlock")
 	fs.BoolVar(&c.unsandboxed, "allow-unsandboxed", false, "honour a call's dangerously_disable_sandbox (run that one command unconfined)")
+	fs.StringVar(&c.sandbox, "sandbox", "", "auto (default): confine commands with every layer the kernel offers, saying what it cannot; strict: refuse to run commands unless every layer is enforced (see hands doctor)")
+	fs.StringVar(&c.network, "network", "", "commands' network: on (default), off (loopback only) or allow=DOMAIN,… (HTTP/HTTPS through a proxy admitting only those domains; *.example.com for the hosts below)")
+	fs.Var(&c.denyRead, "deny-read", "an absolute path commands may not read, masked by an empty file or directory (repeatable; ~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc, … always are)")
 	fs.StringVar(&c.logLevel, "log-level", "warn", "stderr log level: debug, info, warn, error")
 	fs.Var(&c.settings, "settings", "a Claude Code settings file whose permissions apply, above the project's .claude/settings*.json and ~/.claude/settings.json (repeatable)")
 	fs.StringVar(&c.permMode, "permission-mode", "", "mode sessions start in: default, acceptEdits, plan, dontAsk, bypassPermissions (default: the settings' defaultMode)")
@@ -78,6 +84,9 @@ type config struct {
 	DisabledTools []string          `json:"disabled_tools"`
 	NoSandbox     bool              `json:"no_sandbox"`
 	Unsandboxed   bool              `json:"allow_unsandboxed"`
+	Sandbox       string            `json:"sandbox"`
+	Network       string            `json:"network"`
+	DenyRead      []string          `json:"deny_read"`
 	Env           map[string]string `json:"env"`
 	// Permissions has Claude Code's settings shape: allow, ask, deny,
 	// defaultMode, additionalDirectories.
@@ -139,7 +148,7 @@ func loadConfig(path string) (config, error) {
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("--config %s: %w (the file is a JSON object with keys roots, deny, profile, max_file_size, bash_timeout_ms, shell, disabled_tools, no_sandbox, allow_unsandboxed, env, allow_hosts, search, hooks, permissions, coordinator, exec_id, loops, loop)", path, err)
+		return c, fmt.Errorf("--config %s: %w (the file is a JSON object with keys roots, deny, profile, max_file_size, bash_timeout_ms, shell, disabled_tools, no_sandbox, allow_unsandboxed, sandbox, network, deny_read, env, allow_hosts, search, hooks, permissions, coordinator, exec_id, loops, loop)", path, err)
 	}
 	return c, nil
 }
@@ -159,8 +168,8 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 		Shell:  cfg.Shell, DisabledTools: cfg.DisabledTools, NoSandbox: cfg.NoSandbox, Env: cfg.Env,
 		AllowUnsandboxed: cfg.Unsandboxed, Permissions: cfg.Permissions,
 		Settings: c.settings, ProjectSettings: true, PermissionMode: c.permMode, AllowBypass: c.allowBypass,
-		AllowHosts: cfg.AllowHosts,
-		Search:     hands.SearchOptions{Backend: cfg.Search.Backend, URL: cfg.Search.URL, APIKey: cfg.Search.APIKey},
+		AllowHosts: cfg.AllowHosts, Sandbox: cfg.Sandbox, Network: cfg.Network, DenyRead: cfg.DenyRead,
+		Search: hands.SearchOptions{Backend: cfg.Search.Backend, URL: cfg.Search.URL, APIKey: cfg.Search.APIKey},
 	}
 	hooks, err := cfg.hookCommands()
 	if err != nil {
@@ -208,6 +217,13 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 	if c.noSandbox {
 		o.NoSandbox = true
 	}
+	if c.sandbox != "" {
+		o.Sandbox = c.sandbox
+	}
+	if c.network != "" {
+		o.Network = c.network
+	}
+	o.DenyRead = append(o.DenyRead, c.denyRead...)
 	if c.unsandboxed {
 		o.AllowUnsandboxed = true
 	}

@@ -92,6 +92,20 @@ func handledAccess(v int) uint64 {
 	return h
 }
 
+// Landlock scopes (ABI 6).
+const (
+	scopeAbstractUnixSocket uint64 = 1 << 0
+	scopeSignal             uint64 = 1 << 1
+)
+
+// scopes returns the scopes the kernel of ABI v knows.
+func scopes(v int) uint64 {
+	if v >= 6 {
+		return scopeAbstractUnixSocket | scopeSignal
+	}
+	return 0
+}
+
 // rulesetSize is the size of struct landlock_ruleset_attr the kernel of
 // ABI v knows.
 func rulesetSize(v int) uintptr {
@@ -133,7 +147,7 @@ func (c *Confiner) RestrictThread() error {
 // descriptor. It is built anew for every command, so that the carve-out
 // around denied paths sees the directories as they are now.
 func (c *Confiner) ruleset() (int, error) {
-	attr := rulesetAttr{handledAccessFS: c.handled}
+	attr := rulesetAttr{handledAccessFS: c.handled, scoped: c.scoped}
 	r0, _, e := syscall.Syscall(sysLandlockCreateRuleset, uintptr(unsafe.Pointer(&attr)), rulesetSize(c.report.ABI), 0)
 	if e != 0 {
 		return -1, fmt.Errorf("landlock_create_ruleset: %w", e)

@@ -13,6 +13,8 @@ func landlockABI() (int, error) {
 
 func handledAccess(int) uint64 { return 0 }
 
+func scopes(int) uint64 { return 0 }
+
 // RestrictThread would confine the calling OS thread; Landlock is not
 // available on this platform, so it does nothing and returns nil.
 func (c *Confiner) RestrictThread() error { return nil }
