@@ -85,6 +85,10 @@ type Options struct {
 	// empty file or directory, beside the usual secrets under home
 	// (~/.ssh, ~/.aws, ~/.gnupg, ~/.config/gcloud, ~/.netrc, …).
 	DenyRead []string `json:"deny_read,omitempty"`
+	// Writable are further directories commands may write, such as a
+	// build cache to share (by default commands get their own caches in
+	// the session's temporary directory). The file tools do not gain them.
+	Writable []string `json:"writable,omitempty"`
 	// SandboxHelper is the executable that sets up a command's
 	// namespaces: one whose main calls SandboxInit, such as the hands
 	// command. Empty means this program, when its main calls SandboxInit.

@@ -60,6 +60,7 @@ func (r *Runtime) isolator(tempDir string) *isolate.Isolator {
 		Helper:   r.opts.SandboxHelper,
 		Roots:    r.fs.Roots(),
 		TempDir:  tempDir,
+		Writable: r.opts.Writable,
 		Mask:     r.masks(),
 		Landlock: landlock,
 		Network:  net,
@@ -165,6 +166,7 @@ func (r *Runtime) sandboxFor(cfg *jobs.Config, tempDir string) error {
 		}
 	}
 	if probe, _ := r.sandboxState(); probe.Namespaces {
+		cfg.Env = r.cacheEnv(cfg.Env, tempDir)
 		iso := r.isolator(tempDir)
 		cfg.Isolate = iso.Wrap
 		return nil
@@ -175,6 +177,7 @@ func (r *Runtime) sandboxFor(cfg *jobs.Config, tempDir string) error {
 	ll := r.confinePolicy(tempDir)
 	ll.Scoped = true
 	if c := confine.New(ll); c.Enforced() {
+		cfg.Env = r.cacheEnv(cfg.Env, tempDir)
 		cfg.Confine = c.RestrictThread
 	}
 	return nil
@@ -203,6 +206,11 @@ func checkSandboxOptions(opts Options) error {
 	for _, p := range opts.DenyRead {
 		if !filepath.IsAbs(p) {
 			return fmt.Errorf("deny-read %q: give an absolute path (patterns inside the roots go to deny)", p)
+		}
+	}
+	for _, p := range opts.Writable {
+		if st, err := os.Stat(p); err != nil || !st.IsDir() || !filepath.IsAbs(p) {
+			return fmt.Errorf("writable %q: give an absolute path of an existing directory", p)
 		}
 	}
 	return nil
@@ -278,4 +286,25 @@ func (r *Runtime) Confinement() string {
 	ll.Scoped = true
 	b.WriteString(confine.Status(ll).String())
 	return b.String()
+}
+
+// cacheEnv points the usual build caches into the session's temporary
+// directory, since confined commands cannot write the user's (~/.cache
+// is read-only to them, and a cache shared with unconfined builds could be
+// poisoned): XDG_CACHE_HOME (pip and most tools), GOCACHE and npm's cache.
+// A variable Options.Env sets is left alone.
+func (r *Runtime) cacheEnv(env []string, tempDir string) []string {
+	cache := filepath.Join(tempDir, "cache")
+	for _, kv := range [][2]string{
+		{"XDG_CACHE_HOME", cache},
+		{"GOCACHE", filepath.Join(cache, "go-build")},
+		{"npm_config_cache", filepath.Join(cache, "npm")},
+	} {
+		if _, set := r.opts.Env[kv[0]]; set {
+			continue
+		}
+		env = slices.DeleteFunc(env, func(e string) bool { return strings.HasPrefix(e, kv[0]+"=") })
+		env = append(env, kv[0]+"="+kv[1])
+	}
+	return env
 }

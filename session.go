@@ -238,7 +238,7 @@ func (r *Runtime) startShell(st *tools.State) {
 }
 
 func (r *Runtime) confinePolicy(tempDir string) confine.Policy {
-	return confine.Policy{Disabled: r.opts.NoSandbox, Roots: r.fs.Roots(), TempDir: tempDir, DenyRead: r.opts.Deny}
+	return confine.Policy{Disabled: r.opts.NoSandbox, Roots: r.fs.Roots(), TempDir: tempDir, Writable: r.opts.Writable, DenyRead: r.opts.Deny}
 }
 
 // Todo is one task of a session's list (the todo_write tool's).

@@ -46,6 +46,7 @@ type common struct {
 	sandbox     string
 	network     string
 	denyRead    list
+	writable    list
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -62,6 +63,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.sandbox, "sandbox", "", "auto (default): confine commands with every layer the kernel offers, saying what it cannot; strict: refuse to run commands unless every layer is enforced (see hands doctor)")
 	fs.StringVar(&c.network, "network", "", "commands' network: on (default), off (loopback only) or allow=DOMAIN,… (HTTP/HTTPS through a proxy admitting only those domains; *.example.com for the hosts below)")
 	fs.Var(&c.denyRead, "deny-read", "an absolute path commands may not read, masked by an empty file or directory (repeatable; ~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc, … always are)")
+	fs.Var(&c.writable, "allow-write", "an absolute directory commands may also write, e.g. a build cache to share (repeatable; by default commands get their own caches in the session's temporary directory)")
 	fs.StringVar(&c.logLevel, "log-level", "warn", "stderr log level: debug, info, warn, error")
 	fs.Var(&c.settings, "settings", "a Claude Code settings file whose permissions apply, above the project's .claude/settings*.json and ~/.claude/settings.json (repeatable)")
 	fs.StringVar(&c.permMode, "permission-mode", "", "mode sessions start in: default, acceptEdits, plan, dontAsk, bypassPermissions (default: the settings' defaultMode)")
@@ -87,6 +89,7 @@ type config struct {
 	Sandbox       string            `json:"sandbox"`
 	Network       string            `json:"network"`
 	DenyRead      []string          `json:"deny_read"`
+	Writable      []string          `json:"allow_write"`
 	Env           map[string]string `json:"env"`
 	// Permissions has Claude Code's settings shape: allow, ask, deny,
 	// defaultMode, additionalDirectories.
@@ -148,7 +151,7 @@ func loadConfig(path string) (config, error) {
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("--config %s: %w (the file is a JSON object with keys roots, deny, profile, max_file_size, bash_timeout_ms, shell, disabled_tools, no_sandbox, allow_unsandboxed, sandbox, network, deny_read, env, allow_hosts, search, hooks, permissions, coordinator, exec_id, loops, loop)", path, err)
+		return c, fmt.Errorf("--config %s: %w (the file is a JSON object with keys roots, deny, profile, max_file_size, bash_timeout_ms, shell, disabled_tools, no_sandbox, allow_unsandboxed, sandbox, network, deny_read, allow_write, env, allow_hosts, search, hooks, permissions, coordinator, exec_id, loops, loop)", path, err)
 	}
 	return c, nil
 }
@@ -168,7 +171,7 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 		Shell:  cfg.Shell, DisabledTools: cfg.DisabledTools, NoSandbox: cfg.NoSandbox, Env: cfg.Env,
 		AllowUnsandboxed: cfg.Unsandboxed, Permissions: cfg.Permissions,
 		Settings: c.settings, ProjectSettings: true, PermissionMode: c.permMode, AllowBypass: c.allowBypass,
-		AllowHosts: cfg.AllowHosts, Sandbox: cfg.Sandbox, Network: cfg.Network, DenyRead: cfg.DenyRead,
+		AllowHosts: cfg.AllowHosts, Sandbox: cfg.Sandbox, Network: cfg.Network, DenyRead: cfg.DenyRead, Writable: cfg.Writable,
 		Search: hands.SearchOptions{Backend: cfg.Search.Backend, URL: cfg.Search.URL, APIKey: cfg.Search.APIKey},
 	}
 	hooks, err := cfg.hookCommands()
@@ -224,6 +227,7 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 		o.Network = c.network
 	}
 	o.DenyRead = append(o.DenyRead, c.denyRead...)
+	o.Writable = append(o.Writable, c.writable...)
 	if c.unsandboxed {
 		o.AllowUnsandboxed = true
 	}
