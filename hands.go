@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 
 	"github.com/hands-dev/hands/coord"
@@ -265,7 +266,13 @@ func New(opts Options) (*Runtime, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	ch, err := commandHooks(opts.HookCommands, log)
+	writable := fs.Roots()
+	for _, w := range opts.Writable {
+		if real, err := filepath.EvalSymlinks(w); err == nil {
+			writable = append(writable, real)
+		}
+	}
+	ch, err := commandHooks(opts.HookCommands, log, fs.Roots()[0], writable)
 	if err != nil {
 		fs.Close()
 		return nil, fmt.Errorf("hands: %w", err)
