@@ -104,6 +104,7 @@ func newCorpusWorld(t *testing.T) *corpusWorld {
 		w.deny + "/deeper/x":  secret + "-denyread-deeper\n",
 		w.home + "/.bashrc":   "# bashrc\n",
 		w.home + "/notes.txt": "public notes\n",
+		w.out + "/bin/hands-corpus-hook": "#!/bin/sh\ncat > /dev/null\nexit 0\n",
 	}
 	for _, p := range []string{".ssh/id_rsa", ".ssh/config", ".aws/credentials", ".aws/config",
 		".gnupg/private-keys-v1.d/key", ".config/gcloud/credentials.db", ".docker/config.json",
@@ -114,7 +115,7 @@ func newCorpusWorld(t *testing.T) *corpusWorld {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
+		if err := os.WriteFile(p, []byte(c), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -194,9 +195,14 @@ func startCorpusServer(t *testing.T, w *corpusWorld, mode string) *corpusServer 
 		args = append(args, "--network", "off")
 	case "allow":
 		args = append(args, "--network", "allow=localhost")
+	case "hook":
+		// A hook named by a bare name, found on PATH when the server starts.
+		config := filepath.Join(t.TempDir(), "hooks.json")
+		os.WriteFile(config, []byte(`{"hooks":{"PostToolUse":[{"matcher":"bash","hooks":[{"type":"command","command":"hands-corpus-hook"}]}]}}`), 0o644)
+		args = append(args, "--config", config)
 	}
 	cmd := exec.Command(binary, args...)
-	cmd.Env = append(os.Environ(), "HOME="+w.home, "ANTHROPIC_API_KEY="+secret+"-env-anthropic",
+	cmd.Env = append(os.Environ(), "PATH="+w.out+"/bin:"+os.Getenv("PATH"), "HOME="+w.home, "ANTHROPIC_API_KEY="+secret+"-env-anthropic",
 		"GITHUB_TOKEN="+secret+"-env-github", "HANDS_HTTP_TOKEN="+secret+"-env-token", "AWS_SECRET_ACCESS_KEY="+secret+"-env-aws")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -209,11 +215,10 @@ func startCorpusServer(t *testing.T, w *corpusWorld, mode string) *corpusServer 
 	return &corpusServer{cs: cs, cmd: cmd}
 }
 
-func (s *corpusServer) bash(t *testing.T, command string) (string, error) {
-	t.Helper()
+func (s *corpusServer) call(name string, args map[string]any) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	res, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: "bash", Arguments: map[string]any{"command": command, "timeout": 30000}})
+	res, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
 		return "", err
 	}
@@ -224,6 +229,29 @@ func (s *corpusServer) bash(t *testing.T, command string) (string, error) {
 		}
 	}
 	return b.String(), nil
+}
+
+func (s *corpusServer) bash(t *testing.T, command string) (string, error) {
+	t.Helper()
+	return s.call("bash", map[string]any{"command": command, "timeout": 30000})
+}
+
+var jobID = regexp.MustCompile(`job-[0-9]+`)
+
+// background runs command as a background job and returns what bash said
+// and, once it has ended, its output.
+func (s *corpusServer) background(t *testing.T, command string) (string, error) {
+	t.Helper()
+	out, err := s.call("bash", map[string]any{"command": command, "run_in_background": true})
+	if err != nil {
+		return "", err
+	}
+	id := jobID.FindString(out)
+	if id == "" {
+		return "", fmt.Errorf("no job id in %q", out)
+	}
+	res, err := s.call("task_output", map[string]any{"task_id": id, "timeout": 30000})
+	return out + "\n" + res, err
 }
 
 // processesWith returns the processes whose command line holds s.
@@ -258,16 +286,21 @@ func TestAttackCorpus(t *testing.T) {
 	servers := map[string]*corpusServer{}
 	before := w.snapshot(t)
 	for n, a := range attacks {
-		s := servers[a.mode]
+		mode, bg := strings.CutSuffix(a.mode, "+bg")
+		s := servers[mode]
 		if s == nil {
-			s = startCorpusServer(t, w, a.mode)
-			servers[a.mode] = s
+			s = startCorpusServer(t, w, mode)
+			servers[mode] = s
 		}
 		mark := fmt.Sprintf("%d%03d.%d", 4000+os.Getpid()%1000, n, 7)
 		cmd := strings.NewReplacer("{ROOT}", w.root, "{OUT}", w.out, "{HOME}", w.home, "{DENY}", w.deny,
 			"{SPID}", strconv.Itoa(s.cmd.Process.Pid), "{PORT}", strconv.Itoa(w.port), "{MARK}", mark).Replace(a.command)
 		t.Run(a.name, func(t *testing.T) {
-			out, err := s.bash(t, cmd)
+			run := s.bash
+			if bg {
+				run = s.background
+			}
+			out, err := run(t, cmd)
 			if err != nil {
 				t.Fatalf("attacks.txt:%d: the call failed: %v", a.line, err)
 			}
