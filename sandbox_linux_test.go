@@ -9,7 +9,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/hands-dev/hands"
 	"github.com/hands-dev/hands/tool"
@@ -191,4 +193,58 @@ func pidsOf(s string) []string {
 		}
 	}
 	return out
+}
+
+// cpuTime is the CPU time this process and its reaped children have used.
+func cpuTime() time.Duration {
+	var self, kids syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &self)
+	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids)
+	tv := func(t syscall.Timeval) time.Duration { return time.Duration(t.Nano()) }
+	return tv(self.Utime) + tv(self.Stime) + tv(kids.Utime) + tv(kids.Stime)
+}
+
+// BenchmarkBashPerCall measures one bash `echo hi` call through the
+// pipeline with each sandbox layer, and a bare `bash -c` spawn, in one
+// run: go test -run '^$' -bench BashPerCall -benchtime 200x .
+func BenchmarkBashPerCall(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		opts hands.Options
+	}{
+		{"namespaces", hands.Options{}},
+		{"landlock-only", hands.Options{SandboxHelper: "/nonexistent/helper"}},
+		{"unconfined", hands.Options{NoSandbox: true}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			c.opts.Roots = []string{b.TempDir()}
+			rt, err := hands.New(c.opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer rt.Close()
+			s, _ := rt.NewSession()
+			defer s.Close()
+			in, _ := json.Marshal(map[string]any{"command": "echo hi"})
+			call := tool.Call{Name: "bash", Input: in}
+			if res := s.Call(context.Background(), call); res.IsError || !strings.Contains(res.TextOf(), "hi") {
+				b.Fatal(res.TextOf())
+			}
+			b.ResetTimer()
+			cpu := cpuTime()
+			for b.Loop() {
+				s.Call(context.Background(), call)
+			}
+			b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/op")
+		})
+	}
+	b.Run("bare-bash-c", func(b *testing.B) {
+		cpu := cpuTime()
+		for b.Loop() {
+			if err := exec.Command("bash", "-c", "echo hi").Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(b.N), "cpu-µs/op")
+	})
 }
