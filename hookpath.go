@@ -64,6 +64,11 @@ func resolveHookCommand(command, base string, writable []string) (string, error)
 		if slices.Contains(shellBuiltins, name) && !strings.Contains(name, "/") {
 			return true
 		}
+		if rest, ok := strings.CutPrefix(name, "~/"); ok {
+			if home, err := os.UserHomeDir(); err == nil {
+				name = filepath.Join(home, rest)
+			}
+		}
 		var abs string
 		if strings.Contains(name, "/") {
 			abs = name

@@ -34,6 +34,8 @@ func TestResolveHookCommand(t *testing.T) {
 		"sh -c true":                     "/", // on PATH: now absolute
 		"../hooks/audit.sh":              outside + "/audit.sh",
 	}
+	t.Setenv("HOME", base)
+	ok["~/hooks/audit.sh x"] = outside + "/audit.sh x"
 	for cmd, want := range ok {
 		got, err := resolveHookCommand(cmd, root, writable)
 		if err != nil || !strings.Contains(got, want) || strings.HasPrefix(cmd, "sh ") && !strings.HasPrefix(got, "/") {

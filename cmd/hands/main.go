@@ -38,7 +38,7 @@ Usage:
   hands run    [flags]              read calls as JSON lines on stdin, write results
                                     as JSON lines; a line holding an array is a batch
   hands tools  [flags] [--json]     print the profile's tool definitions
-  hands doctor [flags]              report what is enforced: roots, deny patterns, Landlock
+  hands doctor [flags]              report what is enforced: roots, deny patterns, namespaces, Landlock, network
   hands version                     print the version
 
 Run "hands COMMAND --help" for a command's flags.
