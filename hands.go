@@ -74,13 +74,13 @@ type Options struct {
 	// Sandbox is how strictly commands are confined: "auto" (or empty,
 	// the default) confines them with every layer the kernel offers and
 	// says what it could not; "strict" refuses to run commands unless
-	// every layer is enforced. See SandboxInit.
+	// every layer is enforced.
 	Sandbox string `json:"sandbox,omitempty"`
 	// Network is the commands' network: "on" (or empty, the default),
 	// "off" (loopback only) or "allow=DOMAIN,…" (only HTTP and HTTPS,
 	// through a proxy that admits the listed domains; "*.example.com"
 	// admits the hosts below example.com, as WebFetch(domain:…) rules do).
-	// "off" and "allow" need the namespaces of SandboxInit.
+	// "off" and "allow" need the namespaces.
 	Network string `json:"network,omitempty"`
 	// DenyRead are absolute paths commands may not read, masked by an
 	// empty file or directory, beside the usual secrets under home
@@ -90,9 +90,10 @@ type Options struct {
 	// build cache to share (by default commands get their own caches in
 	// the session's temporary directory). The file tools do not gain them.
 	Writable []string `json:"writable,omitempty"`
-	// SandboxHelper is the executable that sets up a command's
-	// namespaces: one whose main calls SandboxInit, such as the hands
-	// command. Empty means this program, when its main calls SandboxInit.
+	// SandboxHelper is the executable re-run to set up a command's
+	// namespaces. Empty means this program: any program that links Hands
+	// serves, as the helper runs while the program's packages are being
+	// initialised, before its main.
 	SandboxHelper string `json:"sandbox_helper,omitempty"`
 	// AllowUnsandboxed lets a call ask to run one command unconfined
 	// (dangerously_disable_sandbox); off by default.

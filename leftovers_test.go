@@ -23,7 +23,6 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	hands.SandboxInit()
 	if root := os.Getenv("HANDS_KILL_HELPER_ROOT"); root != "" {
 		killHelper(root)
 		return

@@ -14,15 +14,6 @@ import (
 	"github.com/hands-dev/hands/internal/sandbox/isolate"
 )
 
-// SandboxInit must be called first thing in main by a program that embeds
-// Hands and wants shell commands isolated in namespaces (the second layer
-// of the sandbox, on Linux), unless Options.SandboxHelper names another
-// executable that calls it: a command is started by re-running the
-// program as a helper, which this call recognises, runs, and exits from.
-// In any other process it returns at once. Without it, commands are
-// confined by Landlock alone and Runtime.Confinement says so.
-func SandboxInit() { isolate.Init() }
-
 // Sandbox modes (Options.Sandbox).
 const (
 	// SandboxAuto confines commands with everything the kernel offers and

@@ -9,12 +9,9 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-
-	"github.com/hands-dev/hands"
 )
 
 func main() {
-	hands.SandboxInit() // a command's sandbox helper runs here and exits
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

@@ -2,8 +2,10 @@
 // the second layer of the sandbox, under Landlock (package confine).
 //
 // [Isolator.Wrap] rewrites a command (for jobs.Config.Isolate) so that the
-// program re-runs itself as a helper, recognised by [Init], which main
-// must call first. The helper starts in new user, mount, PID and IPC
+// program re-runs itself as a helper (package nsinit, whose init function
+// recognises the re-run and acts before the rest of the program is
+// initialised, so every program linking this package can serve). The
+// helper starts in new user, mount, PID and IPC
 // namespaces (and a network namespace for the "off" and "allow" network
 // modes), with the server's uid and gid mapped to themselves, and:
 //

@@ -8,40 +8,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/hands-dev/hands/internal/sandbox/confine"
+	"github.com/hands-dev/hands/internal/sandbox/nsinit"
 )
-
-// helperArg0 is the name the helper runs under: Init recognises its own
-// re-execution by it (and by specEnv).
-const helperArg0 = "hands-sandbox-helper"
-
-// specEnv carries the helper's Spec, as JSON; the helper removes it from
-// the command's environment.
-const specEnv = "HANDS_SANDBOX_SPEC"
-
-// initCalled records that main called Init, so that the running executable
-// can serve as the helper. It is process-wide by nature: only main can
-// call Init.
-var initCalled atomic.Bool
-
-// Init must be called first thing in main by a program that wants its
-// commands isolated with its own executable as the helper. When the
-// process was started as the helper it sets up the sandbox, runs the
-// command and exits with its status; otherwise it returns at once.
-func Init() {
-	initCalled.Store(true)
-	if len(os.Args) < 2 || os.Args[0] != helperArg0 {
-		return
-	}
-	raw, ok := os.LookupEnv(specEnv)
-	if !ok {
-		return
-	}
-	os.Exit(helperMain(raw, os.Args[1], os.Args[2:]))
-}
 
 // Network is a network policy for commands.
 type Network struct {
@@ -93,7 +64,8 @@ func checkDomain(d string) error {
 // Config describes the sandbox of a session's commands.
 type Config struct {
 	// Helper is the executable re-run as the helper; empty means this
-	// one, which works only when main called Init.
+	// one: every program that links this package can serve (package
+	// nsinit).
 	Helper string
 	// Roots are the trees commands may write; TempDir, the session's
 	// temporary directory, and Writable are writable too. Everything else
@@ -133,9 +105,7 @@ type Isolator struct {
 func New(cfg Config) *Isolator {
 	i := &Isolator{cfg: cfg, helper: cfg.Helper}
 	if i.helper == "" {
-		if !initCalled.Load() {
-			i.err = errors.New("the program did not call hands.SandboxInit (isolate.Init) first in main, and no helper executable is configured")
-		} else if exe, err := os.Executable(); err != nil {
+		if exe, err := os.Executable(); err != nil {
 			i.err = fmt.Errorf("finding the running executable: %w", err)
 		} else {
 			i.helper = exe
@@ -144,25 +114,18 @@ func New(cfg Config) *Isolator {
 	return i
 }
 
-// spec is what the helper is told.
-type spec struct {
-	Writable  []string        `json:"writable,omitempty"`
-	Masks     []string        `json:"masks,omitempty"`
-	Landlock  *confine.Policy `json:"landlock,omitempty"`
-	NetNS     bool            `json:"netns,omitempty"`
-	Proxy     string          `json:"proxy,omitempty"`
-	GraceMS   int64           `json:"grace_ms,omitempty"`
-	Probe     bool            `json:"probe,omitempty"`
-	ProxyPort int             `json:"proxy_port,omitempty"`
-}
-
 // proxyPort is where commands find the proxy, on their own loopback.
 const proxyPort = 3128
 
 // spec builds the helper's spec for one command.
-func (i *Isolator) spec() spec {
+func (i *Isolator) spec() nsinit.Spec {
 	c := i.cfg
-	s := spec{Landlock: c.Landlock, GraceMS: c.Grace.Milliseconds()}
+	s := nsinit.Spec{GraceMS: c.Grace.Milliseconds()}
+	if c.Landlock != nil {
+		if rs, ok := confine.New(*c.Landlock).Ruleset(); ok {
+			s.Landlock = &rs
+		}
+	}
 	for _, w := range append(append(slices.Clone(c.Roots), c.TempDir), c.Writable...) {
 		if w == "" {
 			continue

@@ -12,11 +12,6 @@ import (
 	"github.com/hands-dev/hands/internal/sandbox/confine"
 )
 
-func TestMain(m *testing.M) {
-	Init()
-	os.Exit(m.Run())
-}
-
 // runIn runs script with bash through iso, as package jobs would, and
 // returns its combined output and exit code.
 func runIn(t *testing.T, iso *Isolator, dir, script string) (string, int) {

@@ -10,8 +10,6 @@ import (
 
 var errUnsupported = errors.New("namespaces are Linux only; not on " + runtime.GOOS)
 
-func helperMain(string, string, []string) int { return 126 }
-
 // Wrap fails: there are no namespaces on this OS.
 func (i *Isolator) Wrap(*exec.Cmd) error { return errUnsupported }
 

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/hands-dev/hands/internal/sandbox/nsinit"
 )
 
 // cloneFlags are the namespaces every command gets: user (so the rest
@@ -29,18 +31,18 @@ func (i *Isolator) Wrap(cmd *exec.Cmd) error {
 }
 
 // apply points cmd at the helper with the spec s.
-func (i *Isolator) apply(cmd *exec.Cmd, s spec) error {
+func (i *Isolator) apply(cmd *exec.Cmd, s nsinit.Spec) error {
 	raw, err := json.Marshal(s)
 	if err != nil {
 		return err
 	}
-	cmd.Args = append([]string{helperArg0, cmd.Path}, cmd.Args...)
+	cmd.Args = append([]string{nsinit.HelperArg0, cmd.Path}, cmd.Args...)
 	cmd.Path = i.helper
 	env := cmd.Env
 	if env == nil {
 		env = os.Environ()
 	}
-	env = append(append(env[:len(env):len(env)], i.ProxyEnv()...), specEnv+"="+string(raw))
+	env = append(append(env[:len(env):len(env)], i.ProxyEnv()...), nsinit.SpecEnv+"="+string(raw))
 	cmd.Env = env
 	attr := cmd.SysProcAttr
 	if attr == nil {
@@ -90,13 +92,13 @@ func (i *Isolator) runProbe() Report {
 	if err := i.apply(cmd, s); err != nil {
 		return Report{Reason: err.Error()}
 	}
-	cmd.Args = []string{helperArg0, "/"}
+	cmd.Args = []string{nsinit.HelperArg0, "/"}
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	cmd.Dir = "/"
 	err := cmd.Run()
-	if err == nil && strings.TrimSpace(out.String()) == "hands-sandbox-ok" {
+	if err == nil && strings.TrimSpace(out.String()) == nsinit.ProbeOK {
 		return Report{Namespaces: true, Network: true}
 	}
 	msg := strings.TrimSpace(errb.String())
@@ -107,7 +109,7 @@ func (i *Isolator) runProbe() Report {
 		msg = fmt.Sprintf("creating user namespaces failed (%v): unprivileged user namespaces are off or restricted (kernel.unprivileged_userns_clone, user.max_user_namespaces, AppArmor's apparmor_restrict_unprivileged_userns)", err)
 	}
 	if msg == "" {
-		msg = "the helper did not answer (is Init called first in main?)"
+		msg = "the helper did not answer (does " + i.helper + " link Hands?)"
 	}
 	return Report{Reason: msg}
 }
