@@ -103,9 +103,6 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	defer rt.Close()
 	mo.Logger = opts.Logger
-	for _, w := range rt.SandboxWarnings() {
-		fmt.Fprintf(stderr, "hands: sandbox: not enforced: %s\n", w)
-	}
 	srv := mcpserver.New(rt, mo)
 	defer srv.Close()
 	if addr != "" {
