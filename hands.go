@@ -71,10 +71,10 @@ type Options struct {
 	DisabledTools []string `json:"disabled_tools,omitempty"`
 	// NoSandbox turns off the kernel confinement of shell commands.
 	NoSandbox bool `json:"no_sandbox,omitempty"`
-	// Sandbox is how strictly commands are confined: "auto" (or empty,
-	// the default) confines them with every layer the kernel offers and
-	// says what it could not; "strict" refuses to run commands unless
-	// every layer is enforced.
+	// Sandbox is how commands are confined: "auto" (or empty, the
+	// default) with Landlock alone; "namespaces" also in namespaces of
+	// their own where the kernel allows (saying what it could not);
+	// "strict" refuses to run commands unless every layer is enforced.
 	Sandbox string `json:"sandbox,omitempty"`
 	// Network is the commands' network: "on" (or empty, the default),
 	// "off" (loopback only) or "allow=DOMAIN,…" (only HTTP and HTTPS,

@@ -16,9 +16,14 @@ import (
 
 // Sandbox modes (Options.Sandbox).
 const (
-	// SandboxAuto confines commands with everything the kernel offers and
-	// says at start-up what it could not enforce. The default.
+	// SandboxAuto confines commands with Landlock alone, as before the
+	// second layer; the namespaces are used only for a --network policy.
+	// The default.
 	SandboxAuto = "auto"
+	// SandboxNamespaces also runs each command in namespaces of its own
+	// where the kernel allows, and falls back to Landlock alone, saying
+	// so, where it does not.
+	SandboxNamespaces = "namespaces"
 	// SandboxStrict refuses to run commands unless every layer is
 	// enforced: namespaces, Landlock with scoping, and the network policy.
 	SandboxStrict = "strict"
@@ -114,7 +119,7 @@ func (r *Runtime) deniedInRoots() []string {
 // sandboxState probes, once, what the kernel lets the sandbox enforce.
 func (r *Runtime) sandboxState() (isolate.Report, error) {
 	r.sandbox.once.Do(func() {
-		if r.opts.NoSandbox {
+		if r.opts.NoSandbox || !r.wantsNamespaces() {
 			return
 		}
 		r.sandbox.probe = r.isolator(r.tmp.path).Probe()
@@ -129,8 +134,9 @@ func (r *Runtime) missing() []string {
 		return []string{"the sandbox is switched off (--no-sandbox)"}
 	}
 	var out []string
-	probe, _ := r.sandboxState()
-	if !probe.Namespaces {
+	if !r.wantsNamespaces() {
+		out = append(out, "namespaces (read-only system, masked secrets, private /proc, kill-all): not asked for (--sandbox namespaces)")
+	} else if probe, _ := r.sandboxState(); !probe.Namespaces {
 		out = append(out, "namespaces (read-only system, masked secrets, private /proc, network policy, kill-all): "+probe.Reason)
 	}
 	ll := r.confinePolicy(r.tmp.path)
@@ -142,6 +148,12 @@ func (r *Runtime) missing() []string {
 		out = append(out, fmt.Sprintf("Landlock signal and abstract-socket scoping: needs ABI 6, the kernel has %d", rep.ABI))
 	}
 	return out
+}
+
+// wantsNamespaces reports whether commands are to run in namespaces.
+func (r *Runtime) wantsNamespaces() bool {
+	net, _ := isolate.ParseNetwork(r.opts.Network)
+	return r.opts.Sandbox == SandboxNamespaces || r.opts.Sandbox == SandboxStrict || net.Mode != "on"
 }
 
 // sandboxFor sets cfg up to confine a session's commands as the options
@@ -156,7 +168,9 @@ func (r *Runtime) sandboxFor(cfg *jobs.Config, tempDir string) error {
 			return fmt.Errorf("--sandbox strict: commands do not run because the sandbox cannot enforce: %s; run `hands doctor` for details", strings.Join(miss, "; "))
 		}
 	}
-	if probe, _ := r.sandboxState(); probe.Namespaces {
+	if !r.wantsNamespaces() {
+		// Landlock alone, below.
+	} else if probe, _ := r.sandboxState(); probe.Namespaces {
 		cfg.Env = r.cacheEnv(cfg.Env, tempDir)
 		iso := r.isolator(tempDir)
 		cfg.Isolate = iso.Wrap
@@ -187,9 +201,9 @@ func (r *Runtime) SandboxWarnings() []string {
 // checkSandboxOptions checks the sandbox options.
 func checkSandboxOptions(opts Options) error {
 	switch opts.Sandbox {
-	case "", SandboxAuto, SandboxStrict:
+	case "", SandboxAuto, SandboxNamespaces, SandboxStrict:
 	default:
-		return fmt.Errorf("sandbox %q: use auto or strict (or no_sandbox to switch it off)", opts.Sandbox)
+		return fmt.Errorf("sandbox %q: use auto, namespaces or strict (or no_sandbox to switch it off)", opts.Sandbox)
 	}
 	if _, err := isolate.ParseNetwork(opts.Network); err != nil {
 		return err
@@ -233,6 +247,9 @@ func (r *Runtime) Confinement() string {
 	switch probe, _ := r.sandboxState(); {
 	case r.opts.NoSandbox:
 		b.WriteString("command namespaces: off (--no-sandbox)\n")
+	case !r.wantsNamespaces():
+		b.WriteString("command namespaces: off (turn them on with --sandbox namespaces or strict)\n")
+		b.WriteString("  not enforced: read-only system, masked secrets, private /proc (the server's environ and signals), killing setsid processes\n")
 	case probe.Namespaces:
 		fmt.Fprintf(&b, "command namespaces: enforced (sandbox %s): user, mount, PID and IPC namespaces per command\n", mode)
 		b.WriteString("  system: read-only (chmod, chown, utimes, xattrs, mknod outside fail with EROFS/EPERM) except the roots and the session's temporary directory\n")

@@ -26,6 +26,7 @@ func sandboxed(t *testing.T, opts hands.Options) (*hands.Runtime, *hands.Session
 		t.Fatal(err)
 	}
 	opts.Roots = []string{root}
+	opts.Sandbox = hands.SandboxNamespaces
 	rt, err := hands.New(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +113,7 @@ func TestSandboxStrictRefusesWhatItCannotEnforce(t *testing.T) {
 		t.Errorf("doctor does not say commands are refused:\n%s", rt.Confinement())
 	}
 
-	opts.Sandbox = ""
+	opts.Sandbox = hands.SandboxNamespaces
 	auto, err := hands.New(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -212,8 +213,8 @@ func BenchmarkBashPerCall(b *testing.B) {
 		name string
 		opts hands.Options
 	}{
-		{"namespaces", hands.Options{}},
-		{"landlock-only", hands.Options{SandboxHelper: "/nonexistent/helper"}},
+		{"namespaces", hands.Options{Sandbox: hands.SandboxNamespaces}},
+		{"landlock-only", hands.Options{}},
 		{"unconfined", hands.Options{NoSandbox: true}},
 	} {
 		b.Run(c.name, func(b *testing.B) {

@@ -189,7 +189,7 @@ type corpusServer struct {
 
 func startCorpusServer(t *testing.T, w *corpusWorld, mode string) *corpusServer {
 	t.Helper()
-	args := []string{"serve", "--root", w.root, "--deny", ".env", "--deny-read", w.deny, "--allow-hosts", secret + "-cmdline.example"}
+	args := []string{"serve", "--sandbox", "namespaces", "--root", w.root, "--deny", ".env", "--deny-read", w.deny, "--allow-hosts", secret + "-cmdline.example"}
 	switch mode {
 	case "off":
 		args = append(args, "--network", "off")

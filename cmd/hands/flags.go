@@ -60,7 +60,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.config, "config", "", "JSON config file (see README: Configuration); flags override it")
 	fs.BoolVar(&c.noSandbox, "no-sandbox", false, "do not confine shell commands with Landlock")
 	fs.BoolVar(&c.unsandboxed, "allow-unsandboxed", false, "honour a call's dangerously_disable_sandbox (run that one command unconfined)")
-	fs.StringVar(&c.sandbox, "sandbox", "", "auto (default): confine commands with every layer the kernel offers, saying what it cannot; strict: refuse to run commands unless every layer is enforced (see hands doctor)")
+	fs.StringVar(&c.sandbox, "sandbox", "", "auto (default): confine commands with Landlock; namespaces: also run each in namespaces of its own (read-only system, masked secrets, private /proc) where the kernel allows; strict: refuse to run commands unless every layer is enforced (see hands doctor)")
 	fs.StringVar(&c.network, "network", "", "commands' network: on (default), off (loopback only) or allow=DOMAIN,… (HTTP/HTTPS through a proxy admitting only those domains; *.example.com for the hosts below)")
 	fs.Var(&c.denyRead, "deny-read", "an absolute path commands may not read, masked by an empty file or directory (repeatable; ~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc, … always are)")
 	fs.Var(&c.writable, "allow-write", "an absolute directory commands may also write, e.g. a build cache to share (repeatable; by default commands get their own caches in the session's temporary directory)")
