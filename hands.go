@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -72,6 +73,30 @@ type Options struct {
 	DisabledTools []string `json:"disabled_tools,omitempty"`
 	// NoSandbox turns off the kernel confinement of shell commands.
 	NoSandbox bool `json:"no_sandbox,omitempty"`
+	// Sandbox is how commands are confined: "auto" (or empty, the
+	// default) with Landlock alone; "namespaces" also in namespaces of
+	// their own where the kernel allows (saying what it could not);
+	// "strict" refuses to run commands unless every layer is enforced.
+	Sandbox string `json:"sandbox,omitempty"`
+	// Network is the commands' network: "on" (or empty, the default),
+	// "off" (loopback only) or "allow=DOMAIN,…" (only HTTP and HTTPS,
+	// through a proxy that admits the listed domains; "*.example.com"
+	// admits the hosts below example.com, as WebFetch(domain:…) rules do).
+	// "off" and "allow" need the namespaces.
+	Network string `json:"network,omitempty"`
+	// DenyRead are absolute paths commands may not read, masked by an
+	// empty file or directory, beside the usual secrets under home
+	// (~/.ssh, ~/.aws, ~/.gnupg, ~/.config/gcloud, ~/.netrc, …).
+	DenyRead []string `json:"deny_read,omitempty"`
+	// Writable are further directories commands may write, such as a
+	// build cache to share (by default commands get their own caches in
+	// the session's temporary directory). The file tools do not gain them.
+	Writable []string `json:"writable,omitempty"`
+	// SandboxHelper is the executable re-run to set up a command's
+	// namespaces. Empty means this program: any program that links Hands
+	// serves, as the helper runs while the program's packages are being
+	// initialised, before its main.
+	SandboxHelper string `json:"sandbox_helper,omitempty"`
 	// AllowUnsandboxed lets a call ask to run one command unconfined
 	// (dangerously_disable_sandbox); off by default.
 	AllowUnsandboxed bool `json:"allow_unsandboxed,omitempty"`
@@ -192,6 +217,8 @@ type Runtime struct {
 	tmp *runtimeDir
 	// mcp is the connections to other MCP servers.
 	mcp *gateway
+	// sandbox is what confines shell commands beyond Landlock.
+	sandbox commandSandbox
 
 	mu       sync.Mutex
 	sessions map[*Session]struct{}
@@ -232,6 +259,9 @@ func New(opts Options) (*Runtime, error) {
 			return nil, fmt.Errorf("hands: shell %q: %w", opts.Shell, err)
 		}
 	}
+	if err := checkSandboxOptions(opts); err != nil {
+		return nil, fmt.Errorf("hands: %w", err)
+	}
 	perm, dirs, permSummary, err := permissions(opts, opts.Roots)
 	if err != nil {
 		return nil, fmt.Errorf("hands: %w", err)
@@ -268,7 +298,13 @@ func New(opts Options) (*Runtime, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	ch, err := commandHooks(opts.HookCommands, log)
+	writable := fs.Roots()
+	for _, w := range opts.Writable {
+		if real, err := filepath.EvalSymlinks(w); err == nil {
+			writable = append(writable, real)
+		}
+	}
+	ch, err := commandHooks(opts.HookCommands, log, fs.Roots()[0], writable)
 	if err != nil {
 		fs.Close()
 		return nil, fmt.Errorf("hands: %w", err)
@@ -291,6 +327,11 @@ func New(opts Options) (*Runtime, error) {
 	r := &Runtime{
 		opts: opts, profile: prof, reg: reg, fs: fs, perm: perm, permSummary: permSummary,
 		limits: limits, behavior: behavior, web: w, log: log, tmp: tmp, sessions: map[*Session]struct{}{},
+	}
+	if err := r.startProxy(); err != nil {
+		fs.Close()
+		tmp.close()
+		return nil, fmt.Errorf("hands: %w", err)
 	}
 	r.startMCP(servers, notApproved)
 	return r, nil
@@ -338,6 +379,9 @@ func (r *Runtime) Close() error {
 	var errs []error
 	for _, s := range sessions {
 		errs = append(errs, s.Close())
+	}
+	if r.sandbox.proxy != nil {
+		errs = append(errs, r.sandbox.proxy.Close())
 	}
 	errs = append(errs, r.mcp.close(), r.fs.Close(), r.tmp.close())
 	r.web.Fetcher.Close()

@@ -35,7 +35,13 @@ type HookCommand struct {
 	// Matcher is a regular expression matched against the whole tool name,
 	// as the profile names it; "" or "*" matches every tool.
 	Matcher string `json:"matcher,omitempty"`
-	// Command is the shell command to run.
+	// Command is the shell command to run. Every program it names is
+	// resolved to an absolute path when the Runtime is made (a relative
+	// path against the first root, a bare name on PATH;
+	// $CLAUDE_PROJECT_DIR is the first root), and a program or script
+	// operand inside a root or another tree shell commands can write is
+	// refused then: a command could rewrite it and have the hook, which
+	// runs unconfined, run it. Keep hook scripts outside the roots.
 	Command string `json:"command"`
 	// Timeout bounds the command; 0 means 60 seconds. The command runs in
 	// a process group of its own: on timeout the whole group gets SIGTERM,
@@ -51,7 +57,10 @@ const defaultHookTimeout = 60 * time.Second
 var hookEvents = []string{"PreToolUse", "PostToolUse", "PostToolUseFailure"}
 
 // commandHooks turns hook commands into executor hooks.
-func commandHooks(cmds []HookCommand, log *slog.Logger) (tool.Hooks, error) {
+// Each command is resolved first (resolveHookCommand): base is the
+// directory relative programs are found in, writable the trees shell
+// commands can write, where no program a hook runs may lie.
+func commandHooks(cmds []HookCommand, log *slog.Logger, base string, writable []string) (tool.Hooks, error) {
 	var h tool.Hooks
 	if len(cmds) > 0 && !jobs.GroupsSupported {
 		return h, fmt.Errorf("hook commands: %w", jobs.ErrUnsupported)
@@ -60,6 +69,11 @@ func commandHooks(cmds []HookCommand, log *slog.Logger) (tool.Hooks, error) {
 		if strings.TrimSpace(c.Command) == "" {
 			return h, fmt.Errorf("hook %d: empty command", i)
 		}
+		resolved, err := resolveHookCommand(c.Command, base, writable)
+		if err != nil {
+			return h, fmt.Errorf("hook %d: %w", i, err)
+		}
+		c.Command = resolved
 		expr := c.Matcher
 		if expr == "" || expr == "*" {
 			expr = ".*"

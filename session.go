@@ -226,8 +226,8 @@ func (r *Runtime) startShell(st *tools.State) {
 			MaxRunning:     r.limits.MaxJobs,
 			OutputLimit:    r.limits.BashOutputChars,
 		}
-		if c := confine.New(r.confinePolicy(st.TempDir)); c.Enforced() {
-			cfg.Confine = c.RestrictThread
+		if err := r.sandboxFor(&cfg, st.TempDir); err != nil {
+			return nil, err
 		}
 		m, err := jobs.NewManager(cfg, dir, r.fs.Roots()[0])
 		if err != nil {
@@ -238,13 +238,7 @@ func (r *Runtime) startShell(st *tools.State) {
 }
 
 func (r *Runtime) confinePolicy(tempDir string) confine.Policy {
-	return confine.Policy{Disabled: r.opts.NoSandbox, Roots: r.fs.Roots(), TempDir: tempDir, DenyRead: r.opts.Deny}
-}
-
-// Confinement reports what the kernel enforces on shell commands, for
-// `hands doctor`.
-func (r *Runtime) Confinement() string {
-	return confine.Status(r.confinePolicy(os.TempDir())).String()
+	return confine.Policy{Disabled: r.opts.NoSandbox, Roots: r.fs.Roots(), TempDir: tempDir, Writable: r.opts.Writable, DenyRead: r.opts.Deny}
 }
 
 // Todo is one task of a session's list (the todo_write tool's).

@@ -47,6 +47,10 @@ type common struct {
 	strictMCP   bool
 	// noReadCheck switches read-before-edit off (hands call --no-read-check).
 	noReadCheck bool
+	sandbox     string
+	network     string
+	denyRead    list
+	writable    list
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -60,6 +64,10 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.config, "config", "", "JSON config file (see README: Configuration); flags override it")
 	fs.BoolVar(&c.noSandbox, "no-sandbox", false, "do not confine shell commands with Landlock")
 	fs.BoolVar(&c.unsandboxed, "allow-unsandboxed", false, "honour a call's dangerously_disable_sandbox (run that one command unconfined)")
+	fs.StringVar(&c.sandbox, "sandbox", "", "auto (default): confine commands with Landlock; namespaces: also run each in namespaces of its own (read-only system, masked secrets, private /proc) where the kernel allows; strict: refuse to run commands unless every layer is enforced (see hands doctor)")
+	fs.StringVar(&c.network, "network", "", "commands' network: on (default), off (loopback only) or allow=DOMAIN,… (HTTP/HTTPS through a proxy admitting only those domains; *.example.com for the hosts below)")
+	fs.Var(&c.denyRead, "deny-read", "an absolute path commands may not read, masked by an empty file or directory (repeatable; ~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc, … always are)")
+	fs.Var(&c.writable, "allow-write", "an absolute directory commands may also write, e.g. a build cache to share (repeatable; by default commands get their own caches in the session's temporary directory)")
 	fs.StringVar(&c.logLevel, "log-level", "warn", "stderr log level: debug, info, warn, error")
 	fs.Var(&c.settings, "settings", "a Claude Code settings file whose permissions apply, above the project's .claude/settings*.json and ~/.claude/settings.json (repeatable)")
 	fs.StringVar(&c.permMode, "permission-mode", "", "mode sessions start in: default, acceptEdits, plan, dontAsk, bypassPermissions (default: the settings' defaultMode)")
@@ -84,6 +92,10 @@ type config struct {
 	DisabledTools []string          `json:"disabled_tools"`
 	NoSandbox     bool              `json:"no_sandbox"`
 	Unsandboxed   bool              `json:"allow_unsandboxed"`
+	Sandbox       string            `json:"sandbox"`
+	Network       string            `json:"network"`
+	DenyRead      []string          `json:"deny_read"`
+	Writable      []string          `json:"allow_write"`
 	Env           map[string]string `json:"env"`
 	// Permissions has Claude Code's settings shape: allow, ask, deny,
 	// defaultMode, additionalDirectories.
@@ -148,7 +160,7 @@ func loadConfig(path string) (config, error) {
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("--config %s: %w (the file is a JSON object with keys roots, deny, profile, max_file_size, bash_timeout_ms, shell, disabled_tools, no_sandbox, allow_unsandboxed, env, allow_hosts, search, hooks, permissions, coordinator, exec_id, loops, loop, mcpServers)", path, err)
+		return c, fmt.Errorf("--config %s: %w (the file is a JSON object with keys roots, deny, profile, max_file_size, bash_timeout_ms, shell, disabled_tools, no_sandbox, allow_unsandboxed, env, allow_hosts, search, hooks, permissions, coordinator, exec_id, loops, loop, mcpServers, sandbox, network, deny_read, allow_write)", path, err)
 	}
 	return c, nil
 }
@@ -168,8 +180,8 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 		Shell:  cfg.Shell, DisabledTools: cfg.DisabledTools, NoSandbox: cfg.NoSandbox, Env: cfg.Env,
 		AllowUnsandboxed: cfg.Unsandboxed, Permissions: cfg.Permissions,
 		Settings: c.settings, ProjectSettings: true, PermissionMode: c.permMode, AllowBypass: c.allowBypass,
-		AllowHosts: cfg.AllowHosts,
-		Search:     hands.SearchOptions{Backend: cfg.Search.Backend, URL: cfg.Search.URL, APIKey: cfg.Search.APIKey},
+		AllowHosts: cfg.AllowHosts, Sandbox: cfg.Sandbox, Network: cfg.Network, DenyRead: cfg.DenyRead, Writable: cfg.Writable,
+		Search: hands.SearchOptions{Backend: cfg.Search.Backend, URL: cfg.Search.URL, APIKey: cfg.Search.APIKey},
 	}
 	hooks, err := cfg.hookCommands()
 	if err != nil {
@@ -220,6 +232,14 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 	if c.noSandbox {
 		o.NoSandbox = true
 	}
+	if c.sandbox != "" {
+		o.Sandbox = c.sandbox
+	}
+	if c.network != "" {
+		o.Network = c.network
+	}
+	o.DenyRead = append(o.DenyRead, c.denyRead...)
+	o.Writable = append(o.Writable, c.writable...)
 	if c.unsandboxed {
 		o.AllowUnsandboxed = true
 	}

@@ -57,7 +57,7 @@ Usage:
                                     as JSON lines; a line holding an array is a batch
   hands tools   [flags]             print the profile's tool definitions
                 [--json | --format anthropic|openai|gemini|mcp]
-  hands doctor  [flags]             report what is enforced: roots, deny patterns, Landlock
+  hands doctor  [flags]             report what is enforced: roots, deny patterns, namespaces, Landlock, network
   hands completion bash|zsh|fish    print a shell completion script
   hands version                     print the version (also --version, -v)
 

@@ -72,6 +72,12 @@ type Config struct {
 	// instead of safe text's \xNN (see Truncate). (Node makes one U+FFFD
 	// of a multi-byte sequence cut short; this makes one of each byte.)
 	RawText bool
+	// Isolate, if set, rewrites each command before it starts (its Path,
+	// Args, Env and SysProcAttr, which already holds the process group and
+	// parent-death settings) so that it runs in a sandbox of its own, such
+	// as the namespaces of package isolate. It runs on the same locked
+	// thread, before Confine. An error stops the command from starting.
+	Isolate func(cmd *exec.Cmd) error
 	// MergeStreams sends stdout and stderr down one pipe: Merged is then
 	// in the exact order of the writes, and Stdout and Stderr stay empty.
 	// Otherwise each has its own pipe and Merged is in the order the
@@ -435,11 +441,21 @@ type Options struct {
 	Tail *Tail
 }
 
-func (m *Manager) confine(o Options) func() error {
-	if o.Unconfined {
+func (m *Manager) confine(o Options) func(*exec.Cmd) error {
+	if o.Unconfined || m.cfg.Confine == nil && m.cfg.Isolate == nil {
 		return nil
 	}
-	return m.cfg.Confine
+	return func(cmd *exec.Cmd) error {
+		if m.cfg.Isolate != nil {
+			if err := m.cfg.Isolate(cmd); err != nil {
+				return err
+			}
+		}
+		if m.cfg.Confine != nil {
+			return m.cfg.Confine()
+		}
+		return nil
+	}
 }
 
 // startDir is the directory a command of o starts in.

@@ -48,7 +48,7 @@ func (p *proc) signal(sig syscall.Signal) {
 // spawn starts command under the wrapper in dir, its output going to s;
 // with reportCwd the shell gets a pipe on descriptor cwdFD to report its
 // final directory on.
-func (m *Manager) spawn(command, dir string, reportCwd bool, s *sink, confine func() error) (*proc, error) {
+func (m *Manager) spawn(command, dir string, reportCwd bool, s *sink, confine func(*exec.Cmd) error) (*proc, error) {
 	name := m.argv0()
 	cmd := &exec.Cmd{
 		Path: m.shell,
@@ -70,7 +70,7 @@ func (m *Manager) spawn(command, dir string, reportCwd bool, s *sink, confine fu
 // s: down one pipe when merge is set, else one pipe per stream. With
 // reportCwd, cmd also gets a pipe on descriptor cwdFD (its ExtraFiles),
 // drained into p.cwd.
-func startProc(cmd *exec.Cmd, s *sink, merge bool, watch *watchdog, confine func() error, reportCwd bool) (*proc, error) {
+func startProc(cmd *exec.Cmd, s *sink, merge bool, watch *watchdog, confine func(*exec.Cmd) error, reportCwd bool) (*proc, error) {
 	var opened []*os.File
 	closeAll := func() {
 		for _, f := range opened {
@@ -200,10 +200,10 @@ func (p *proc) settle(why ending, grace time.Duration) ending {
 // thread must outlive the shell; and the confine hook restricts the thread
 // so the shell inherits the restriction, after which the thread must never
 // run anything else: it is not unlocked, so it ends with the goroutine.
-func (p *proc) run(confine func() error, started chan<- error) {
+func (p *proc) run(confine func(*exec.Cmd) error, started chan<- error) {
 	runtime.LockOSThread()
 	if confine != nil {
-		if err := confine(); err != nil {
+		if err := confine(p.cmd); err != nil {
 			started <- fmt.Errorf("confining the command: %w", err)
 			return
 		}

@@ -30,6 +30,10 @@ type Policy struct {
 	// the roots and are only reported as not enforced (see the package
 	// documentation).
 	DenyRead []string
+	// Scoped also scopes signals and abstract UNIX sockets, where the
+	// kernel's Landlock has them (ABI 6): a command can then signal, or
+	// connect to an abstract socket of, only processes confined with it.
+	Scoped bool `json:"scoped,omitempty"`
 }
 
 // DefaultDevices returns the device files commands may always write.
@@ -113,12 +117,15 @@ func (r Report) String() string {
 	return b.String()
 }
 
+const unrestrictedNote = "network, device ioctl, signals and abstract UNIX sockets are not restricted"
+
 // A Confiner confines commands to a policy. It is safe for concurrent use.
 type Confiner struct {
 	write   []string // resolved writable trees
 	devices []string
 	deny    []string // resolved paths denied for reading
 	handled uint64   // Landlock access rights handled at this ABI
+	scoped  uint64   // Landlock scopes at this ABI, when the policy asks
 	report  Report
 }
 
@@ -154,7 +161,7 @@ func New(p Policy) *Confiner {
 	r.Devices = slices.Clone(c.devices)
 	r.DenyRead = slices.Clone(c.deny)
 	r.Notes = append(r.Notes,
-		"network, device ioctl, signals and abstract UNIX sockets are not restricted",
+		unrestrictedNote,
 		"directory listings are allowed everywhere; only file contents are denied")
 	switch {
 	case p.Disabled:
@@ -164,6 +171,13 @@ func New(p Policy) *Confiner {
 	default:
 		r.Enforced = true
 		c.handled = handledAccess(abi)
+		if p.Scoped {
+			c.scoped = scopes(abi)
+		}
+	}
+	if c.scoped != 0 {
+		i := slices.Index(r.Notes, unrestrictedNote)
+		r.Notes[i] = "network and device ioctl are not restricted by Landlock; signals and abstract UNIX sockets are scoped to the command"
 	}
 	return c
 }

@@ -52,7 +52,8 @@
 // package jobs does all of this when its Config.Confine is set to
 // RestrictThread.
 //
-// The raw Landlock system calls are made with the standard syscall package.
+// The raw Landlock system calls are made with the standard syscall package,
+// in package nsinit, which the sandbox helper of package isolate shares.
 // go-landlock's high-level API restricts every thread of the process, which
 // would confine the server itself; its low-level package has the thread-level
 // calls, but the same package links libcap's psx (for its all-threads

@@ -1,0 +1,386 @@
+//go:build linux
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/sys/unix"
+)
+
+// attack is one case of testdata/attacks.txt.
+type attack struct {
+	name, mode, command string
+	want                *regexp.Regexp // nil: only the implicit checks
+	line                int
+}
+
+// Shorthands for the refusal column.
+var refusals = map[string]string{
+	"EROFS": `(?i)read-only file system|operation not permitted|permission denied|EROFS|EPERM|EACCES`,
+	"NONET": `(?i)refused|unreachable|failed|could not|couldn't|timed out|not known|temporary failure|errno|error|denied`,
+	"GONE":  `(?i)no such file`,
+}
+
+func loadAttacks(t *testing.T) []attack {
+	t.Helper()
+	f, err := os.Open("testdata/attacks.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []attack
+	sc := bufio.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := sc.Text()
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		parts := strings.SplitN(line, " | ", 4)
+		if len(parts) != 4 {
+			t.Fatalf("attacks.txt:%d: want name | mode | refusal | command", n)
+		}
+		a := attack{name: parts[0], mode: parts[1], command: parts[3], line: n}
+		if w := parts[2]; w != "-" {
+			var alts []string
+			for alt := range strings.SplitSeq(w, "|") {
+				if r, ok := refusals[alt]; ok {
+					alt = r
+				}
+				alts = append(alts, alt)
+			}
+			a.want = regexp.MustCompile(strings.Join(alts, "|"))
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// corpusWorld is the machine the attacks try to reach: a root with denied
+// files, a home with the usual secrets, a --deny-read tree, a tree outside,
+// an HTTP server on the host's loopback.
+type corpusWorld struct {
+	root, out, home, deny string
+	port                  int
+}
+
+const secret = "s3cr3t"
+
+func newCorpusWorld(t *testing.T) *corpusWorld {
+	t.Helper()
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &corpusWorld{root: filepath.Join(base, "root"), out: filepath.Join(base, "outside"),
+		home: filepath.Join(base, "home"), deny: filepath.Join(base, "private")}
+	files := map[string]string{
+		w.root + "/.env":                 secret + "-dotenv\n",
+		w.root + "/sub/.env":             secret + "-subenv\n",
+		w.root + "/sub/.keep":            "keep\n",
+		w.root + "/README":               "a project\n",
+		w.out + "/file":                  "outside\n",
+		w.out + "/dir/inner":             "inner\n",
+		w.deny + "/private":              secret + "-denyread\n",
+		w.deny + "/deeper/x":             secret + "-denyread-deeper\n",
+		w.home + "/.bashrc":              "# bashrc\n",
+		w.home + "/notes.txt":            "public notes\n",
+		w.out + "/bin/hands-corpus-hook": "#!/bin/sh\ncat > /dev/null\nexit 0\n",
+	}
+	for _, p := range []string{".ssh/id_rsa", ".ssh/config", ".aws/credentials", ".aws/config",
+		".gnupg/private-keys-v1.d/key", ".config/gcloud/credentials.db", ".docker/config.json",
+		".netrc", ".kube/config", ".git-credentials", ".config/gh/hosts.yml", ".npmrc", ".pypirc"} {
+		files[w.home+"/"+p] = secret + "-" + strings.ReplaceAll(p, "/", "_") + "\n"
+	}
+	for p, c := range files {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(c), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range []string{w.out + "/empty", w.root + "/mnt"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	unix.Setxattr(w.out+"/file", "user.keep", []byte("1"), 0) // where the file system has xattrs
+
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		fmt.Fprintln(rw, "proxied-ok")
+	})}
+	go srv.Serve(l)
+	t.Cleanup(func() { srv.Close() })
+	w.port = l.Addr().(*net.TCPAddr).Port
+	return w
+}
+
+// snapshot records everything about the trees a command must not change.
+func (w *corpusWorld) snapshot(t *testing.T) string {
+	t.Helper()
+	var b strings.Builder
+	for _, top := range []string{w.out, w.home, w.deny, w.root + "/.env", w.root + "/sub/.env"} {
+		filepath.WalkDir(top, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				fmt.Fprintf(&b, "%s: %v\n", p, err)
+				return nil
+			}
+			var st unix.Stat_t
+			if err := unix.Lstat(p, &st); err != nil {
+				fmt.Fprintf(&b, "%s: %v\n", p, err)
+				return nil
+			}
+			fmt.Fprintf(&b, "%s mode=%o uid=%d gid=%d size=%d mtime=%d.%d nlink=%d", p, st.Mode, st.Uid, st.Gid, st.Size, st.Mtim.Sec, st.Mtim.Nsec, st.Nlink)
+			if d.Type().IsRegular() {
+				data, _ := os.ReadFile(p)
+				fmt.Fprintf(&b, " sha=%x", sha256.Sum256(data))
+			}
+			buf := make([]byte, 1024)
+			if n, err := unix.Llistxattr(p, buf); err == nil {
+				fmt.Fprintf(&b, " xattrs=%q", buf[:n])
+			}
+			b.WriteString("\n")
+			return nil
+		})
+	}
+	for _, stray := range []string{"/etc/hands-pwned", "/usr/local/bin/hands-pwned"} {
+		if _, err := os.Lstat(stray); err == nil {
+			fmt.Fprintf(&b, "stray %s\n", stray)
+		}
+	}
+	for _, pat := range []string{"/tmp/hands-pwned-*", "/var/tmp/hands-pwned-*", "/dev/shm/hands-*"} {
+		m, _ := filepath.Glob(pat)
+		for _, p := range m {
+			fmt.Fprintf(&b, "stray %s\n", p)
+		}
+	}
+	return b.String()
+}
+
+// corpusServer is one `hands serve` over stdio with a go-sdk client.
+type corpusServer struct {
+	cs  *mcp.ClientSession
+	cmd *exec.Cmd
+}
+
+func startCorpusServer(t *testing.T, w *corpusWorld, mode string) *corpusServer {
+	t.Helper()
+	args := []string{"serve", "--sandbox", "namespaces", "--root", w.root, "--deny", ".env", "--deny-read", w.deny, "--allow-hosts", secret + "-cmdline.example"}
+	switch mode {
+	case "off":
+		args = append(args, "--network", "off")
+	case "allow":
+		args = append(args, "--network", "allow=localhost")
+	case "hook":
+		// A hook named by a bare name, found on PATH when the server starts.
+		config := filepath.Join(t.TempDir(), "hooks.json")
+		os.WriteFile(config, []byte(`{"hooks":{"PostToolUse":[{"matcher":"bash","hooks":[{"type":"command","command":"hands-corpus-hook"}]}]}}`), 0o644)
+		args = append(args, "--config", config)
+	}
+	cmd := exec.Command(binary, args...)
+	cmd.Env = append(os.Environ(), "PATH="+w.out+"/bin:"+os.Getenv("PATH"), "HOME="+w.home, "ANTHROPIC_API_KEY="+secret+"-env-anthropic",
+		"GITHUB_TOKEN="+secret+"-env-github", "HANDS_HTTP_TOKEN="+secret+"-env-token", "AWS_SECRET_ACCESS_KEY="+secret+"-env-aws")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "attack-corpus", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v (stderr %s)", err, stderr.String())
+	}
+	t.Cleanup(func() { cs.Close() })
+	return &corpusServer{cs: cs, cmd: cmd}
+}
+
+func (s *corpusServer) call(name string, args map[string]any) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String(), nil
+}
+
+func (s *corpusServer) bash(t *testing.T, command string) (string, error) {
+	t.Helper()
+	return s.call("bash", map[string]any{"command": command, "timeout": 30000})
+}
+
+var jobID = regexp.MustCompile(`job-[0-9]+`)
+
+// background runs command as a background job and returns what bash said
+// and, once it has ended, its output.
+func (s *corpusServer) background(t *testing.T, command string) (string, error) {
+	t.Helper()
+	out, err := s.call("bash", map[string]any{"command": command, "run_in_background": true})
+	if err != nil {
+		return "", err
+	}
+	id := jobID.FindString(out)
+	if id == "" {
+		return "", fmt.Errorf("no job id in %q", out)
+	}
+	res, err := s.call("task_output", map[string]any{"task_id": id, "timeout": 30000})
+	return out + "\n" + res, err
+}
+
+// processesWith returns the processes whose command line holds s.
+func processesWith(s string) []string {
+	var out []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err == nil && bytes.Contains(b, []byte(s)) && !bytes.Contains(b, []byte("attack-corpus")) {
+			out = append(out, e.Name()+": "+string(bytes.ReplaceAll(b, []byte{0}, []byte{' '})))
+		}
+	}
+	return out
+}
+
+// TestAttackCorpus runs every attack of testdata/attacks.txt through the
+// real server over MCP. Each passes only when its refusal shows, no secret
+// leaks, nothing outside changed, the server still answers and nothing the
+// command started lives on.
+func TestAttackCorpus(t *testing.T) {
+	attacks := loadAttacks(t)
+	if len(attacks) < 150 {
+		t.Fatalf("the corpus has %d cases; it must keep at least 150", len(attacks))
+	}
+	if err := exec.Command("unshare", "-Urmpf", "--mount-proc", "true").Run(); err != nil {
+		t.Skipf("this kernel does not let unprivileged users make namespaces (%v): the sandbox's second layer cannot run here", err)
+	}
+	w := newCorpusWorld(t)
+	servers := map[string]*corpusServer{}
+	before := w.snapshot(t)
+	for n, a := range attacks {
+		mode, bg := strings.CutSuffix(a.mode, "+bg")
+		s := servers[mode]
+		if s == nil {
+			s = startCorpusServer(t, w, mode)
+			servers[mode] = s
+		}
+		mark := fmt.Sprintf("%d%03d.%d", 4000+os.Getpid()%1000, n, 7)
+		cmd := strings.NewReplacer("{ROOT}", w.root, "{OUT}", w.out, "{HOME}", w.home, "{DENY}", w.deny,
+			"{SPID}", strconv.Itoa(s.cmd.Process.Pid), "{PORT}", strconv.Itoa(w.port), "{MARK}", mark).Replace(a.command)
+		t.Run(a.name, func(t *testing.T) {
+			run := s.bash
+			if bg {
+				run = s.background
+			}
+			out, err := run(t, cmd)
+			if err != nil {
+				t.Fatalf("attacks.txt:%d: the call failed: %v", a.line, err)
+			}
+			if strings.Contains(out, secret) {
+				t.Errorf("attacks.txt:%d: a secret leaked:\n%s", a.line, out)
+			}
+			if a.want != nil && !a.want.MatchString(out) {
+				t.Errorf("attacks.txt:%d: the output does not show the refusal %q:\n%s", a.line, a.want, out)
+			}
+			if now := w.snapshot(t); now != before {
+				t.Errorf("attacks.txt:%d: something outside changed:\n%s", a.line, diffLines(before, now))
+				before = now
+			}
+			if err := s.cmd.Process.Signal(syscall.Signal(0)); err != nil {
+				t.Fatalf("attacks.txt:%d: the server is gone: %v", a.line, err)
+			}
+			if left := processesWith(mark); len(left) > 0 {
+				t.Errorf("attacks.txt:%d: processes outlived the command: %q", a.line, left)
+			}
+		})
+	}
+	for mode, s := range servers {
+		if out, err := s.bash(t, "echo still-serving"); err != nil || !strings.Contains(out, "still-serving") {
+			t.Errorf("the %s server no longer runs commands: %q %v", mode, out, err)
+		}
+	}
+	if now := w.snapshot(t); now != before {
+		t.Errorf("something outside changed after the commands ended:\n%s", diffLines(before, now))
+	}
+}
+
+func diffLines(a, b string) string {
+	as, bs := strings.Split(a, "\n"), strings.Split(b, "\n")
+	in := map[string]bool{}
+	for _, l := range as {
+		in[l] = true
+	}
+	var out []string
+	for _, l := range bs {
+		if !in[l] {
+			out = append(out, "+ "+l)
+		}
+	}
+	inB := map[string]bool{}
+	for _, l := range bs {
+		inB[l] = true
+	}
+	for _, l := range as {
+		if !inB[l] {
+			out = append(out, "- "+l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// hands doctor says exactly what is enforced, layer by layer.
+func TestDoctorSaysWhatIsEnforced(t *testing.T) {
+	if err := exec.Command("unshare", "-Urmpf", "--mount-proc", "true").Run(); err != nil {
+		t.Skipf("no unprivileged user namespaces here (%v)", err)
+	}
+	root, deny := t.TempDir(), t.TempDir()
+	out, err := exec.Command(binary, "doctor", "--root", root, "--deny", ".env", "--deny-read", deny, "--network", "allow=example.com,*.golang.org", "--sandbox", "strict").CombinedOutput()
+	if err != nil {
+		t.Fatalf("doctor: %v\n%s", err, out)
+	}
+	for _, want := range []string{
+		"command namespaces: enforced (sandbox strict)",
+		"system: read-only",
+		"masked by an empty file or directory: ",
+		deny + "\n",
+		"masked inside the roots: what the deny patterns match",
+		"/proc: the command's own",
+		"setsid ones included, dies with it",
+		"network: HTTP and HTTPS through a proxy admitting only example.com, *.golang.org; nothing else, DNS included",
+		"strict: every layer is enforced; commands run",
+		"command confinement: Landlock ABI",
+		"signals and abstract UNIX sockets are scoped",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("doctor lacks %q:\n%s", want, out)
+		}
+	}
+}

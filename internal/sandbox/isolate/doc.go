@@ -1,0 +1,49 @@
+// Package isolate runs each shell command in Linux namespaces of its own:
+// the second layer of the sandbox, under Landlock (package confine).
+//
+// [Isolator.Wrap] rewrites a command (for jobs.Config.Isolate) so that the
+// program re-runs itself as a helper (package nsinit, whose init function
+// recognises the re-run and acts before the rest of the program is
+// initialised, so every program linking this package can serve). The
+// helper starts in new user, mount, PID and IPC
+// namespaces (and a network namespace for the "off" and "allow" network
+// modes), with the server's uid and gid mapped to themselves, and:
+//
+//   - makes every mount private, takes copies of the writable trees (the
+//     roots, the session's temporary directory, extra writable trees), makes
+//     the whole system read-only in one recursive mount_setattr, and puts the
+//     copies back: chmod, chown, utimes, xattrs and mknod outside them fail
+//     with EROFS (mknod of devices fails with EPERM anywhere);
+//   - covers each mask path with an empty read-only file or directory cloned
+//     from a small tmpfs that is attached nowhere else;
+//   - mounts a /proc of the new PID namespace (the server is invisible: no
+//     environ, no cmdline, nothing to signal), with /proc/sys,
+//     /proc/sysrq-trigger, /proc/irq and /proc/bus read-only, and a private
+//     /dev/shm;
+//   - brings up loopback in a new network namespace and, in the "allow" mode,
+//     forwards 127.0.0.1:3128 to the server's [Proxy] socket;
+//   - applies Landlock (with signal and abstract-socket scoping where the ABI
+//     has them) on the thread that starts the command, which also forbids any
+//     later change of the mounts; sets no_new_privs; empties the capability
+//     bounding, inheritable and ambient sets, so the command has no
+//     capability even when the server runs as root;
+//   - starts the command as its child (PID 2), passes on the signals it gets
+//     to every process of the namespace, and when the command exits, gives
+//     the rest SIGTERM and the grace, then exits; as PID 1 its exit makes the
+//     kernel kill everything left, setsid processes included. Its own
+//     parent-death signal (set by package jobs) does the same when the
+//     server dies.
+//
+// The helper's exit status is the command's, or 128 plus the signal's number
+// when a signal ended the command: as PID 1 of its namespace it cannot die
+// of the same signal, so the signal's name is lost to the caller.
+//
+// Mounts use the new mount API (open_tree, move_mount, fsopen, fsmount,
+// mount_setattr: Linux 5.12 and later). [Isolator.Probe] runs the whole
+// setup once and reports whether it works here; where it does not (no
+// unprivileged user namespaces, an AppArmor restriction, no helper), the
+// caller falls back to Landlock alone and says so.
+//
+// What the package does not do: limit resources (no cgroups), filter system
+// calls (no seccomp), or hide the roots' other files from the command.
+package isolate

@@ -1,0 +1,115 @@
+package isolate
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/hands-dev/hands/internal/sandbox/nsinit"
+)
+
+// cloneFlags are the namespaces every command gets: user (so the rest
+// needs no privilege), mount, PID and System V IPC.
+const cloneFlags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
+
+// Wrap rewrites cmd so that it runs through the helper in namespaces of
+// its own: the helper, started with cmd's own process group and
+// parent-death settings, sets the sandbox up and runs cmd's program as its
+// child. It is meant for jobs.Config.Isolate.
+func (i *Isolator) Wrap(cmd *exec.Cmd) error {
+	if i.err != nil {
+		return i.err
+	}
+	return i.apply(cmd, i.spec())
+}
+
+// apply points cmd at the helper with the spec s.
+func (i *Isolator) apply(cmd *exec.Cmd, s nsinit.Spec) error {
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	cmd.Args = append([]string{nsinit.HelperArg0, cmd.Path}, cmd.Args...)
+	cmd.Path = i.helper
+	env := cmd.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	env = append(append(env[:len(env):len(env)], i.ProxyEnv()...), nsinit.SpecEnv+"="+string(raw))
+	cmd.Env = env
+	attr := cmd.SysProcAttr
+	if attr == nil {
+		attr = &syscall.SysProcAttr{}
+	}
+	attr.Cloneflags |= cloneFlags
+	if s.NetNS {
+		attr.Cloneflags |= syscall.CLONE_NEWNET
+	}
+	uid, gid := os.Getuid(), os.Getgid()
+	attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+	attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+	attr.GidMappingsEnableSetgroups = false
+	cmd.SysProcAttr = attr
+	return nil
+}
+
+// Report says what the sandbox enforces on this machine.
+type Report struct {
+	// Namespaces is true when commands run in user, mount, PID and IPC
+	// namespaces with the system read-only, masks and a private /proc.
+	Namespaces bool
+	// Network is true when the network policy can be enforced (always
+	// for "on").
+	Network bool
+	// Reason says why Namespaces or Network is false.
+	Reason string
+}
+
+// Probe runs the helper once with the whole setup (the first call does;
+// later ones return the same answer) and reports what works.
+func (i *Isolator) Probe() Report {
+	i.once.Do(func() { i.probe = i.runProbe() })
+	return i.probe
+}
+
+func (i *Isolator) runProbe() Report {
+	if i.err != nil {
+		return Report{Reason: i.err.Error()}
+	}
+	s := i.spec()
+	s.Probe = true
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, i.helper)
+	cmd.Path, cmd.Args = "/", nil
+	if err := i.apply(cmd, s); err != nil {
+		return Report{Reason: err.Error()}
+	}
+	cmd.Args = []string{nsinit.HelperArg0, "/"}
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.Dir = "/"
+	err := cmd.Run()
+	if err == nil && strings.TrimSpace(out.String()) == nsinit.ProbeOK {
+		return Report{Namespaces: true, Network: true}
+	}
+	msg := strings.TrimSpace(errb.String())
+	if msg == "" && err != nil {
+		msg = err.Error()
+	}
+	if errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOSPC) {
+		msg = fmt.Sprintf("creating user namespaces failed (%v): unprivileged user namespaces are off or restricted (kernel.unprivileged_userns_clone, user.max_user_namespaces, AppArmor's apparmor_restrict_unprivileged_userns)", err)
+	}
+	if msg == "" {
+		msg = "the helper did not answer (does " + i.helper + " link Hands?)"
+	}
+	return Report{Reason: msg}
+}

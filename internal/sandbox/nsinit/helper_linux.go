@@ -1,0 +1,414 @@
+//go:build linux && (amd64 || arm64 || riscv64 || loong64)
+
+package nsinit
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+	"unsafe"
+)
+
+// init runs the helper when the process was started as one, before the
+// packages that sort after this one are initialised (see the package
+// documentation), and exits with the command's status.
+func init() {
+	if len(os.Args) < 2 || os.Args[0] != HelperArg0 {
+		return
+	}
+	raw, ok := os.LookupEnv(SpecEnv)
+	if !ok {
+		return
+	}
+	os.Exit(helperMain(raw, os.Args[1], os.Args[2:]))
+}
+
+// helperMain is the helper: it runs as PID 1 of the command's namespaces,
+// sets up the mounts, the network and Landlock, starts path with args as
+// its child, and returns its exit status when it ends (128 plus the
+// signal's number when a signal ended it), after ending everything else
+// in the namespace.
+func helperMain(raw, path string, args []string) int {
+	runtime.LockOSThread() // the sandbox is set up on, and the command forked from, this thread
+	fail := func(err error) int {
+		fmt.Fprintf(os.Stderr, "hands sandbox: %v; the command did not run\n", err)
+		return SetupFailed
+	}
+	var s Spec
+	if err := json.Unmarshal([]byte(raw), &s); err != nil {
+		return fail(fmt.Errorf("reading the sandbox spec: %w", err))
+	}
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, SpecEnv+"=") })
+	dir, err := os.Getwd()
+	if err != nil {
+		dir = "/"
+	}
+	if err := s.mount(); err != nil {
+		return fail(err)
+	}
+	if s.NetNS {
+		if err := loopbackUp(); err != nil {
+			return fail(fmt.Errorf("bringing up loopback: %w", err))
+		}
+		if s.Proxy != "" {
+			if err := forwardProxy(s.ProxyPort, s.Proxy); err != nil {
+				return fail(fmt.Errorf("starting the proxy forwarder: %w", err))
+			}
+		}
+	}
+	if s.Landlock != nil {
+		if err := Restrict(*s.Landlock); err != nil {
+			return fail(fmt.Errorf("applying Landlock: %w", err))
+		}
+	}
+	if err := dropPrivileges(); err != nil {
+		return fail(err)
+	}
+	if s.Probe {
+		fmt.Println(ProbeOK)
+		return 0
+	}
+	pid, err := syscall.ForkExec(path, args, &syscall.ProcAttr{Dir: dir, Env: env, Files: inheritedFiles()})
+	if err != nil {
+		return fail(fmt.Errorf("starting %s: %w", path, err))
+	}
+	return reap(pid, time.Duration(s.GraceMS)*time.Millisecond)
+}
+
+// mount builds the command's view: everything read-only but the writable
+// trees, the masks over the denied paths, a /proc of the command's own
+// PID namespace and a private /dev/shm.
+func (s *Spec) mount() error {
+	if err := syscall.Mount("", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("making mounts private: %w", err)
+	}
+	// Copies of the writable trees are taken before the system is made
+	// read-only, then put back over it, parents first.
+	writable := slices.Clone(s.Writable)
+	slices.SortFunc(writable, func(a, b string) int { return len(a) - len(b) })
+	clones := make([]int, len(writable))
+	for n, w := range writable {
+		fd, err := openTree(atFDCWD, w, openTreeClone|syscall.O_CLOEXEC|atRecursive)
+		if err != nil {
+			return fmt.Errorf("copying the writable tree %s: %w", w, err)
+		}
+		clones[n] = fd
+	}
+	if err := mountSetattr(atFDCWD, "/", atRecursive, &mountAttr{attrSet: mountAttrRdonly}); err != nil {
+		return fmt.Errorf("making the system read-only: %w", err)
+	}
+	for n, fd := range clones {
+		err := moveMount(fd, "", atFDCWD, writable[n], moveMountFEmptyPath)
+		syscall.Close(fd)
+		if err != nil {
+			return fmt.Errorf("mounting the writable tree %s: %w", writable[n], err)
+		}
+	}
+	if err := s.mask(); err != nil {
+		return err
+	}
+	if err := syscall.Mount("proc", "/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
+		return fmt.Errorf("mounting a private /proc: %w", err)
+	}
+	// What of /proc changes the kernel rather than the command's own
+	// processes stays read-only (as bubblewrap does).
+	for _, p := range []string{"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus"} {
+		if err := syscall.Mount(p, p, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
+			if errors.Is(err, syscall.ENOENT) {
+				continue
+			}
+			return fmt.Errorf("covering %s: %w", p, err)
+		}
+		if err := syscall.Mount(p, p, "", syscall.MS_BIND|syscall.MS_REMOUNT|syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
+			return fmt.Errorf("covering %s: %w", p, err)
+		}
+	}
+	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
+		if err := syscall.Mount("tmpfs", "/dev/shm", "tmpfs", syscall.MS_NOSUID|syscall.MS_NODEV, "mode=1777,size=256m"); err != nil {
+			return fmt.Errorf("mounting a private /dev/shm: %w", err)
+		}
+	}
+	return nil
+}
+
+// mask covers each mask path with an empty read-only file or directory,
+// copied from a small tmpfs that is never attached anywhere else.
+func (s *Spec) mask() error {
+	if len(s.Masks) == 0 {
+		return nil
+	}
+	fsfd, err := fsopen("tmpfs", 1)
+	if err != nil {
+		return fmt.Errorf("making the masks: %w", err)
+	}
+	defer syscall.Close(fsfd)
+	if err := fsconfigSetString(fsfd, "size", "16k"); err != nil {
+		return fmt.Errorf("making the masks: %w", err)
+	}
+	if err := fsconfigCreate(fsfd); err != nil {
+		return fmt.Errorf("making the masks: %w", err)
+	}
+	mfd, err := fsmount(fsfd, 1, mountAttrNosuid|mountAttrNodev|mountAttrNoexec)
+	if err != nil {
+		return fmt.Errorf("making the masks: %w", err)
+	}
+	defer syscall.Close(mfd)
+	f, err := syscall.Openat(mfd, "file", syscall.O_CREAT|syscall.O_WRONLY|syscall.O_CLOEXEC, 0o444)
+	if err != nil {
+		return fmt.Errorf("making the masks: %w", err)
+	}
+	syscall.Close(f)
+	if err := syscall.Mkdirat(mfd, "dir", 0o555); err != nil {
+		return fmt.Errorf("making the masks: %w", err)
+	}
+	if err := mountSetattr(mfd, "", atEmptyPath|atRecursive, &mountAttr{attrSet: mountAttrRdonly}); err != nil {
+		return fmt.Errorf("making the masks read-only: %w", err)
+	}
+	masks := slices.Clone(s.Masks)
+	slices.Sort(masks) // a parent before what it holds: what it hides needs no mask
+	for _, m := range masks {
+		var st syscall.Stat_t
+		if err := syscall.Stat(m, &st); err != nil {
+			if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ENOTDIR) {
+				continue // gone, or hidden by a mask above it
+			}
+			return fmt.Errorf("masking %s: %w", m, err)
+		}
+		src := "file"
+		if st.Mode&syscall.S_IFMT == syscall.S_IFDIR {
+			src = "dir"
+		}
+		cfd, err := openTree(mfd, src, openTreeClone|syscall.O_CLOEXEC)
+		if err != nil {
+			return fmt.Errorf("masking %s: %w", m, err)
+		}
+		err = moveMount(cfd, "", atFDCWD, m, moveMountFEmptyPath)
+		syscall.Close(cfd)
+		if err != nil {
+			return fmt.Errorf("masking %s: %w", m, err)
+		}
+	}
+	return nil
+}
+
+// loopbackUp brings up lo in the new network namespace.
+func loopbackUp() error {
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_DGRAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer syscall.Close(fd)
+	var ifr struct {
+		name  [syscall.IFNAMSIZ]byte
+		flags uint16
+		_     [22]byte
+	}
+	copy(ifr.name[:], "lo")
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.SIOCGIFFLAGS, uintptr(unsafe.Pointer(&ifr))); e != 0 {
+		return e
+	}
+	ifr.flags |= syscall.IFF_UP | syscall.IFF_RUNNING
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.SIOCSIFFLAGS, uintptr(unsafe.Pointer(&ifr))); e != 0 {
+		return e
+	}
+	return nil
+}
+
+// forwardProxy listens on the namespace's loopback at port and forwards
+// every connection to the server's proxy socket, the only way out.
+func forwardProxy(port int, socket string) error {
+	l, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	syscall.SetsockoptInt(l, syscall.SOL_SOCKET, syscall.SO_REUSEADDR, 1)
+	if err := syscall.Bind(l, &syscall.SockaddrInet4{Port: port, Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		syscall.Close(l)
+		return err
+	}
+	if err := syscall.Listen(l, 128); err != nil {
+		syscall.Close(l)
+		return err
+	}
+	go func() {
+		for {
+			c, _, err := syscall.Accept4(l, syscall.SOCK_CLOEXEC)
+			if errors.Is(err, syscall.EINTR) || errors.Is(err, syscall.ECONNABORTED) {
+				continue
+			}
+			if err != nil {
+				return
+			}
+			go forward(c, socket)
+		}
+	}()
+	return nil
+}
+
+// forward copies between the command's connection c and a new connection
+// to the proxy's socket, each way until its end, then closes both.
+func forward(c int, socket string) {
+	defer syscall.Close(c)
+	up, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return
+	}
+	defer syscall.Close(up)
+	if err := syscall.Connect(up, &syscall.SockaddrUnix{Name: socket}); err != nil {
+		return
+	}
+	done := make(chan struct{}, 2)
+	pipe := func(from, to int) {
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := syscall.Read(from, buf)
+			if errors.Is(err, syscall.EINTR) {
+				continue
+			}
+			if n <= 0 || err != nil {
+				break
+			}
+			if _, err := writeAll(to, buf[:n]); err != nil {
+				break
+			}
+		}
+		syscall.Shutdown(to, syscall.SHUT_WR)
+		done <- struct{}{}
+	}
+	go pipe(c, up)
+	go pipe(up, c)
+	<-done
+	<-done
+}
+
+func writeAll(fd int, b []byte) (int, error) {
+	total := 0
+	for len(b) > 0 {
+		n, err := syscall.Write(fd, b)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil {
+			return total, err
+		}
+		total += n
+		b = b[n:]
+	}
+	return total, nil
+}
+
+const (
+	prCapbsetDrop        = 24
+	prCapAmbient         = 47
+	prCapAmbientClearAll = 4
+	linuxCapVersion3     = 0x20080522
+)
+
+// dropPrivileges leaves the command no capability, even when the server
+// runs as root: the bounding set is emptied, so an exec cannot regain any,
+// and no new privileges can be gained through set-user-ID files.
+func dropPrivileges() error {
+	if _, _, e := syscall.RawSyscall6(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0, 0, 0, 0); e != 0 {
+		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", e)
+	}
+	for c := 0; c <= 63; c++ {
+		if _, _, e := syscall.RawSyscall6(syscall.SYS_PRCTL, prCapbsetDrop, uintptr(c), 0, 0, 0, 0); e != 0 {
+			if e == syscall.EINVAL {
+				break // past the last capability
+			}
+			return fmt.Errorf("dropping capabilities: %w", e)
+		}
+	}
+	syscall.RawSyscall6(syscall.SYS_PRCTL, prCapAmbient, prCapAmbientClearAll, 0, 0, 0, 0)
+	hdr := struct {
+		version uint32
+		pid     int32
+	}{version: linuxCapVersion3}
+	var data [2]struct{ effective, permitted, inheritable uint32 }
+	if _, _, e := syscall.RawSyscall(syscall.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0); e != 0 {
+		return fmt.Errorf("dropping capabilities: %w", e)
+	}
+	return nil
+}
+
+// inheritedFiles lists the descriptors the command inherits: those the
+// helper inherited without close-on-exec (stdin, stdout, stderr, the
+// shell's directory pipe), each at its own number.
+func inheritedFiles() []uintptr {
+	const maxFD = 64
+	files := []uintptr{0, 1, 2}
+	last := 2
+	for fd := 3; fd < maxFD; fd++ {
+		flags, _, e := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_GETFD, 0)
+		if e != 0 || flags&syscall.FD_CLOEXEC != 0 {
+			files = append(files, ^uintptr(0))
+			continue
+		}
+		files = append(files, uintptr(fd))
+		last = fd
+	}
+	return files[:last+1]
+}
+
+// reap waits for the command, passing on the signals the helper gets to
+// every process of the namespace. When the command has exited, the rest get
+// SIGTERM and grace to end; then the helper returns, and as it is PID 1,
+// the kernel kills whatever is left when it exits.
+func reap(cmd int, grace time.Duration) int {
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGUSR1, syscall.SIGUSR2)
+	go func() {
+		for sg := range sigs {
+			syscall.Kill(-1, sg.(syscall.Signal))
+		}
+	}()
+	status := SetupFailed
+wait:
+	for {
+		var ws syscall.WaitStatus
+		pid, err := syscall.Wait4(-1, &ws, 0, nil)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil {
+			return status
+		}
+		if pid != cmd {
+			continue
+		}
+		switch {
+		case ws.Exited():
+			status = ws.ExitStatus()
+		case ws.Signaled():
+			status = 128 + int(ws.Signal())
+		}
+		break wait
+	}
+	signal.Stop(sigs)
+	if syscall.Kill(-1, syscall.SIGTERM) != nil {
+		return status // nobody else
+	}
+	done := make(chan struct{})
+	go func() {
+		for {
+			var ws syscall.WaitStatus
+			if _, err := syscall.Wait4(-1, &ws, 0, nil); err != nil && !errors.Is(err, syscall.EINTR) {
+				close(done)
+				return
+			}
+		}
+	}()
+	t := time.NewTimer(grace)
+	select {
+	case <-done:
+	case <-t.C:
+	}
+	return status
+}

@@ -1,0 +1,318 @@
+package hands
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/hands-dev/hands/internal/jobs"
+	"github.com/hands-dev/hands/internal/sandbox/confine"
+	"github.com/hands-dev/hands/internal/sandbox/isolate"
+)
+
+// Sandbox modes (Options.Sandbox).
+const (
+	// SandboxAuto confines commands with Landlock alone, as before the
+	// second layer; the namespaces are used only for a --network policy.
+	// The default.
+	SandboxAuto = "auto"
+	// SandboxNamespaces also runs each command in namespaces of its own
+	// where the kernel allows, and falls back to Landlock alone, saying
+	// so, where it does not.
+	SandboxNamespaces = "namespaces"
+	// SandboxStrict refuses to run commands unless every layer is
+	// enforced: namespaces, Landlock with scoping, and the network policy.
+	SandboxStrict = "strict"
+)
+
+// maxMaskWalk bounds how many entries of the roots are looked at, per
+// command, for files a deny pattern matches.
+const maxMaskWalk = 200000
+
+// commandSandbox is what confines a runtime's shell commands: built once,
+// probed once.
+type commandSandbox struct {
+	once  sync.Once
+	probe isolate.Report
+	proxy *isolate.Proxy
+	err   error
+}
+
+// isolator returns the namespace isolator for a session whose temporary
+// directory is tempDir.
+func (r *Runtime) isolator(tempDir string) *isolate.Isolator {
+	ll := r.confinePolicy(tempDir)
+	ll.Scoped = true
+	var landlock *confine.Policy
+	if confine.Status(ll).Enforced {
+		landlock = &ll
+	}
+	net, _ := isolate.ParseNetwork(r.opts.Network) // checked in New
+	cfg := isolate.Config{
+		Helper:   r.opts.SandboxHelper,
+		Roots:    r.fs.Roots(),
+		TempDir:  tempDir,
+		Writable: r.opts.Writable,
+		Mask:     r.masks(),
+		Landlock: landlock,
+		Network:  net,
+		Grace:    jobs.DefaultGrace,
+	}
+	if r.hasRelativeDeny() {
+		cfg.MaskMatches = r.deniedInRoots
+	}
+	if net.Mode == "allow" && r.sandbox.proxy != nil {
+		cfg.ProxySocket = r.sandbox.proxy.Socket()
+	}
+	return isolate.New(cfg)
+}
+
+// masks returns the paths outside the roots commands must not read: the
+// usual secrets under home, the --deny-read paths and the absolute deny
+// patterns.
+func (r *Runtime) masks() []string {
+	home, _ := os.UserHomeDir()
+	m := confine.SecretPaths(home)
+	m = append(m, r.opts.DenyRead...)
+	for _, d := range r.opts.Deny {
+		if filepath.IsAbs(d) && !strings.ContainsAny(d, "*?[") {
+			m = append(m, d)
+		}
+	}
+	return m
+}
+
+// hasRelativeDeny reports whether a deny pattern applies inside the roots.
+func (r *Runtime) hasRelativeDeny() bool {
+	return slices.ContainsFunc(r.opts.Deny, func(d string) bool { return !filepath.IsAbs(d) })
+}
+
+// deniedInRoots lists what the deny patterns match in the roots now: a
+// denied directory whole, without looking inside.
+func (r *Runtime) deniedInRoots() []string {
+	var out []string
+	n := 0
+	for _, root := range r.fs.Roots() {
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if n++; n > maxMaskWalk {
+				return filepath.SkipAll
+			}
+			if err != nil || p == root {
+				return nil
+			}
+			if r.fs.Denied(p) {
+				out = append(out, p)
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+			}
+			return nil
+		})
+	}
+	return out
+}
+
+// sandboxState probes, once, what the kernel lets the sandbox enforce.
+func (r *Runtime) sandboxState() (isolate.Report, error) {
+	r.sandbox.once.Do(func() {
+		if r.opts.NoSandbox || !r.wantsNamespaces() {
+			return
+		}
+		r.sandbox.probe = r.isolator(r.tmp.path).Probe()
+	})
+	return r.sandbox.probe, r.sandbox.err
+}
+
+// missing lists what the sandbox cannot enforce here, each with why; empty
+// when everything is.
+func (r *Runtime) missing() []string {
+	if r.opts.NoSandbox {
+		return []string{"the sandbox is switched off (--no-sandbox)"}
+	}
+	var out []string
+	if !r.wantsNamespaces() {
+		out = append(out, "namespaces (read-only system, masked secrets, private /proc, kill-all): not asked for (--sandbox namespaces)")
+	} else if probe, _ := r.sandboxState(); !probe.Namespaces {
+		out = append(out, "namespaces (read-only system, masked secrets, private /proc, network policy, kill-all): "+probe.Reason)
+	}
+	ll := r.confinePolicy(r.tmp.path)
+	ll.Scoped = true
+	rep := confine.Status(ll)
+	if !rep.Enforced {
+		out = append(out, "Landlock: "+rep.Reason)
+	} else if rep.ABI < 6 {
+		out = append(out, fmt.Sprintf("Landlock signal and abstract-socket scoping: needs ABI 6, the kernel has %d", rep.ABI))
+	}
+	return out
+}
+
+// wantsNamespaces reports whether commands are to run in namespaces.
+func (r *Runtime) wantsNamespaces() bool {
+	net, _ := isolate.ParseNetwork(r.opts.Network)
+	return r.opts.Sandbox == SandboxNamespaces || r.opts.Sandbox == SandboxStrict || net.Mode != "on"
+}
+
+// sandboxFor sets cfg up to confine a session's commands as the options
+// say: in namespaces with Landlock inside where the kernel allows, else
+// Landlock alone; with SandboxStrict, an error when anything is missing.
+func (r *Runtime) sandboxFor(cfg *jobs.Config, tempDir string) error {
+	if r.opts.NoSandbox {
+		return nil
+	}
+	if r.opts.Sandbox == SandboxStrict {
+		if miss := r.missing(); len(miss) > 0 {
+			return fmt.Errorf("--sandbox strict: commands do not run because the sandbox cannot enforce: %s; run `hands doctor` for details", strings.Join(miss, "; "))
+		}
+	}
+	if !r.wantsNamespaces() {
+		// Landlock alone, below.
+	} else if probe, _ := r.sandboxState(); probe.Namespaces {
+		cfg.Env = r.cacheEnv(cfg.Env, tempDir)
+		iso := r.isolator(tempDir)
+		cfg.Isolate = iso.Wrap
+		return nil
+	}
+	if net, _ := isolate.ParseNetwork(r.opts.Network); net.Mode != "on" {
+		return fmt.Errorf("--network %s cannot be enforced without namespaces (%s); commands do not run rather than reach the network", r.opts.Network, r.sandbox.probe.Reason)
+	}
+	ll := r.confinePolicy(tempDir)
+	ll.Scoped = true
+	if c := confine.New(ll); c.Enforced() {
+		cfg.Env = r.cacheEnv(cfg.Env, tempDir)
+		cfg.Confine = c.RestrictThread
+	}
+	return nil
+}
+
+// SandboxWarnings lists what the sandbox could not enforce, for the
+// start-up message; nil when everything is (or the sandbox is off on
+// purpose).
+func (r *Runtime) SandboxWarnings() []string {
+	if r.opts.NoSandbox {
+		return nil
+	}
+	return r.missing()
+}
+
+// checkSandboxOptions checks the sandbox options.
+func checkSandboxOptions(opts Options) error {
+	switch opts.Sandbox {
+	case "", SandboxAuto, SandboxNamespaces, SandboxStrict:
+	default:
+		return fmt.Errorf("sandbox %q: use auto, namespaces or strict (or no_sandbox to switch it off)", opts.Sandbox)
+	}
+	if _, err := isolate.ParseNetwork(opts.Network); err != nil {
+		return err
+	}
+	for _, p := range opts.DenyRead {
+		if !filepath.IsAbs(p) {
+			return fmt.Errorf("deny-read %q: give an absolute path (patterns inside the roots go to deny)", p)
+		}
+	}
+	for _, p := range opts.Writable {
+		if st, err := os.Stat(p); err != nil || !st.IsDir() || !filepath.IsAbs(p) {
+			return fmt.Errorf("writable %q: give an absolute path of an existing directory", p)
+		}
+	}
+	return nil
+}
+
+// startProxy starts the network proxy of the allow= mode.
+func (r *Runtime) startProxy() error {
+	net, _ := isolate.ParseNetwork(r.opts.Network)
+	if net.Mode != "allow" || r.opts.NoSandbox {
+		return nil
+	}
+	p, err := isolate.NewProxy(filepath.Join(r.tmp.path, "proxy.sock"), net.Allow)
+	if err != nil {
+		return err
+	}
+	r.sandbox.proxy = p
+	return nil
+}
+
+// Confinement reports exactly what the kernel enforces on shell commands,
+// for `hands doctor`.
+func (r *Runtime) Confinement() string {
+	var b strings.Builder
+	mode := r.opts.Sandbox
+	if mode == "" {
+		mode = SandboxAuto
+	}
+	net, _ := isolate.ParseNetwork(r.opts.Network)
+	switch probe, _ := r.sandboxState(); {
+	case r.opts.NoSandbox:
+		b.WriteString("command namespaces: off (--no-sandbox)\n")
+	case !r.wantsNamespaces():
+		b.WriteString("command namespaces: off (turn them on with --sandbox namespaces or strict)\n")
+		b.WriteString("  not enforced: read-only system, masked secrets, private /proc (the server's environ and signals), killing setsid processes\n")
+	case probe.Namespaces:
+		fmt.Fprintf(&b, "command namespaces: enforced (sandbox %s): user, mount, PID and IPC namespaces per command\n", mode)
+		b.WriteString("  system: read-only (chmod, chown, utimes, xattrs, mknod outside fail with EROFS/EPERM) except the roots and the session's temporary directory\n")
+		var masked []string
+		for _, m := range r.masks() {
+			if _, err := os.Lstat(m); err == nil {
+				masked = append(masked, m)
+			}
+		}
+		if len(masked) == 0 {
+			masked = []string{"(nothing present)"}
+		}
+		fmt.Fprintf(&b, "  masked by an empty file or directory: %s\n", strings.Join(masked, ", "))
+		if r.hasRelativeDeny() {
+			fmt.Fprintf(&b, "  masked inside the roots: what the deny patterns match when each command starts (first %d entries of the roots)\n", maxMaskWalk)
+		}
+		b.WriteString("  /proc: the command's own; the server and other commands are invisible and cannot be signalled\n")
+		b.WriteString("  processes: every process of a command, setsid ones included, dies with it, with its session and with the server\n")
+		switch net.Mode {
+		case "on":
+			b.WriteString("  network: on (the host's network, loopback services included)\n")
+		case "off":
+			b.WriteString("  network: off (a network namespace with loopback only)\n")
+		default:
+			fmt.Fprintf(&b, "  network: HTTP and HTTPS through a proxy admitting only %s; nothing else, DNS included\n", strings.Join(net.Allow, ", "))
+		}
+	default:
+		fmt.Fprintf(&b, "command namespaces: NOT enforced: %s\n", probe.Reason)
+		b.WriteString("  not enforced: read-only system, masked secrets, private /proc (the server's environ and signals), killing setsid processes, network policy\n")
+		if net.Mode != "on" {
+			fmt.Fprintf(&b, "  commands are refused: --network %s needs namespaces\n", r.opts.Network)
+		}
+	}
+	if mode == SandboxStrict {
+		if miss := r.missing(); len(miss) > 0 {
+			fmt.Fprintf(&b, "  strict: commands are REFUSED, because of: %s\n", strings.Join(miss, "; "))
+		} else {
+			b.WriteString("  strict: every layer is enforced; commands run\n")
+		}
+	}
+	ll := r.confinePolicy(r.tmp.path)
+	ll.Scoped = true
+	b.WriteString(confine.Status(ll).String())
+	return b.String()
+}
+
+// cacheEnv points the usual build caches into the session's temporary
+// directory, since confined commands cannot write the user's (~/.cache
+// is read-only to them, and a cache shared with unconfined builds could be
+// poisoned): XDG_CACHE_HOME (pip and most tools), GOCACHE and npm's cache.
+// A variable Options.Env sets is left alone.
+func (r *Runtime) cacheEnv(env []string, tempDir string) []string {
+	cache := filepath.Join(tempDir, "cache")
+	for _, kv := range [][2]string{
+		{"XDG_CACHE_HOME", cache},
+		{"GOCACHE", filepath.Join(cache, "go-build")},
+		{"npm_config_cache", filepath.Join(cache, "npm")},
+	} {
+		if _, set := r.opts.Env[kv[0]]; set {
+			continue
+		}
+		env = slices.DeleteFunc(env, func(e string) bool { return strings.HasPrefix(e, kv[0]+"=") })
+		env = append(env, kv[0]+"="+kv[1])
+	}
+	return env
+}
