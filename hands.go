@@ -15,8 +15,8 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
-	"strings"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
