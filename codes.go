@@ -43,4 +43,6 @@ var (
 	LoopEnded             = tool.LoopEnded
 	LoopTimeout           = tool.LoopTimeout
 	NoCoordinator         = tool.NoCoordinator
+	ModelNotConfigured    = tool.ModelNotConfigured
+	AgentFailed           = tool.AgentFailed
 )

@@ -78,9 +78,13 @@ func New(rt *hands.Runtime, opts Options) *Server {
 			}
 		},
 	})
-	for _, info := range rt.Tools() {
+	// Tools that need a model (task) are registered for every session
+	// and listed to those that have one: the runtime's, or the client's
+	// through sampling.
+	for _, info := range rt.ToolsFor(true) {
 		s.mcp.AddTool(definition(info), s.handler(info.Name))
 	}
+	s.mcp.AddReceivingMiddleware(s.listModelTools)
 	return s
 }
 
@@ -183,8 +187,14 @@ func (s *Server) session(ss *mcp.ServerSession) (*session, error) {
 	}
 	hs.Executor().Ask = askClient
 	hs.SetAskUser(askUser)
-	if hs.Model() == nil && offersSampling(ss) {
+	switch {
+	case hs.Model() != nil:
+	case offersAgentSampling(ss):
 		hs.SetModel(samplingModel{ss})
+	case offersSampling(ss):
+		// Sampling without tools, or during a call not allowed: enough
+		// for web_fetch's question, not for a subagent.
+		hs.SetModel(samplingCompleter{samplingModel{ss}})
 	}
 	sess := &session{hs: hs, stream: hs.Stream(context.Background())}
 	s.sessions[ss] = sess
@@ -203,6 +213,32 @@ func (s *Server) session(ss *mcp.ServerSession) (*session, error) {
 		}()
 	}
 	return sess, nil
+}
+
+// listModelTools leaves the tools that need a model out of tools/list for
+// a session that has none: no model of the runtime's, and a client that
+// does not answer sampling with tools.
+func (s *Server) listModelTools(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if method != "tools/list" || err != nil || s.rt.HasModel() {
+			return res, err
+		}
+		ss, _ := req.GetSession().(*mcp.ServerSession)
+		lr, ok := res.(*mcp.ListToolsResult)
+		if !ok || offersAgentSampling(ss) {
+			return res, err
+		}
+		kept := make([]*mcp.Tool, 0, len(lr.Tools))
+		for _, t := range lr.Tools {
+			if !s.rt.NeedsModel(t.Name) {
+				kept = append(kept, t)
+			}
+		}
+		cp := *lr
+		cp.Tools = kept
+		return &cp, nil
+	}
 }
 
 // permissionInput names the input request that asks the user to allow a

@@ -128,6 +128,14 @@ var (
 	// NoCoordinator: the session has no coordinator, so no other loop can
 	// be reached.
 	NoCoordinator = code("NO_COORDINATOR")
+
+	// ModelNotConfigured: a subagent needs a model and none is available:
+	// no API key is configured, the host brought none, and the MCP client
+	// does not offer sampling.
+	ModelNotConfigured = code("MODEL_NOT_CONFIGURED")
+	// AgentFailed: a subagent could not finish: its model failed, or it
+	// used all its turns, or the agents nest too deep.
+	AgentFailed = code("AGENT_FAILED")
 )
 
 var allCodes = []Code{
@@ -141,6 +149,7 @@ var allCodes = []Code{
 	NetworkBlocked, NetworkError, HTTPError, UnsupportedContent, ResponseTooLarge,
 	SearchNotConfigured, SearchFailed,
 	LoopNotFound, LoopEnded, LoopTimeout, NoCoordinator,
+	ModelNotConfigured, AgentFailed,
 }
 
 // Codes lists every declared code.

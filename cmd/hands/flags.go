@@ -89,6 +89,8 @@ type config struct {
 	ExecID      string                    `json:"exec_id"`
 	Loops       map[string]hands.LoopType `json:"loops"`
 	Loop        string                    `json:"loop"`
+	// Model configures the model API of subagents (modelconfig.go).
+	Model modelConfig `json:"model"`
 	// Search chooses web_search's backend; api_key may instead come from
 	// the environment (BRAVE_API_KEY, TAVILY_API_KEY).
 	Search struct {
@@ -139,7 +141,7 @@ func loadConfig(path string) (config, error) {
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("--config %s: %w (the file is a JSON object with keys roots, deny, profile, max_file_size, bash_timeout_ms, shell, disabled_tools, no_sandbox, allow_unsandboxed, env, allow_hosts, search, hooks, permissions, coordinator, exec_id, loops, loop)", path, err)
+		return c, fmt.Errorf("--config %s: %w (the file is a JSON object with keys roots, deny, profile, max_file_size, bash_timeout_ms, shell, disabled_tools, no_sandbox, allow_unsandboxed, env, allow_hosts, search, hooks, permissions, coordinator, exec_id, loops, loop, model)", path, err)
 	}
 	return c, nil
 }
@@ -161,6 +163,7 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 		Settings: c.settings, ProjectSettings: true, PermissionMode: c.permMode, AllowBypass: c.allowBypass,
 		AllowHosts: cfg.AllowHosts,
 		Search:     hands.SearchOptions{Backend: cfg.Search.Backend, URL: cfg.Search.URL, APIKey: cfg.Search.APIKey},
+		ModelAPI:   cfg.Model.options(),
 	}
 	hooks, err := cfg.hookCommands()
 	if err != nil {
