@@ -149,7 +149,7 @@ func (a *subagents) Run(ctx context.Context, env *tool.Env, in tools.TaskInput) 
 	}
 	def, ok := agent.Find(r.agents, in.SubagentType)
 	if !ok {
-		return nil, taskError(tool.InvalidInput, "Agent type '%s' not found. Available agents: %s", in.SubagentType, strings.Join(agent.Names(r.agents), ", "))
+		return nil, taskError(tool.InvalidInput, "Agent type '%s' not found. Available agents: %s", in.SubagentType, strings.Join(agent.Names(r.agents), ", ")).With("reason", "unknown_agent")
 	}
 	a.mu.Lock()
 	loop, resumed := a.transcripts[in.Resume]

@@ -364,7 +364,7 @@ func TestSkillsFromHomeAndProject(t *testing.T) {
 			taskDesc = tl.Description
 		}
 	}
-	if !strings.Contains(skillDesc, "\n- release: Cut a release of this project.\n- pdf-forms: Fill PDF forms.\n") || strings.Contains(skillDesc, "broken") {
+	if !strings.Contains(skillDesc, "Available skills:\n- release: Cut a release of this project.\n- pdf-forms: Fill PDF forms.\n") || strings.Contains(skillDesc, "broken") {
 		t.Fatalf("skill description:\n%s", skillDesc)
 	}
 	if !strings.Contains(taskDesc, "- reviewer: Reviews a change for bugs. (Tools: view, grep)") || strings.Contains(taskDesc, "bad") ||
@@ -372,7 +372,7 @@ func TestSkillsFromHomeAndProject(t *testing.T) {
 		t.Fatalf("task description:\n%s", taskDesc)
 	}
 	text, isErr := callTool(t, cs, "skill", map[string]any{"skill": "release", "args": "1.2.0"})
-	want := fmt.Sprintf("Launching skill: release\n\nBase directory for this skill: %s\n\n# Release\n\nRun scripts/release.sh with the version.\n\nARGUMENTS: 1.2.0", filepath.Join(root, ".claude/skills/release"))
+	want := fmt.Sprintf("Launching skill: releaseBase directory for this skill: %s\n\n# Release\n\nRun scripts/release.sh with the version.\n\n\nARGUMENTS: 1.2.0", filepath.Join(root, ".claude/skills/release"))
 	if isErr || text != want {
 		t.Fatalf("skill result (error %v):\n%s\nwant:\n%s", isErr, text, want)
 	}

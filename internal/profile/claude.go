@@ -175,6 +175,13 @@ func renderClaude(r *Rendering) {
 				r.Text(claudeBash(o))
 				return
 			}
+		case e.Code == tool.InvalidInput && e.Details["reason"] == "unknown_agent":
+			// Claude Code 2.1.7's text, untagged (measured).
+			r.Text(e.Message)
+			return
+		case e.Code == tool.InvalidInput && e.Details["reason"] == "unknown_skill":
+			r.Text(fmt.Sprintf("<tool_use_error>Unknown skill: %v</tool_use_error>", e.Details["skill"]))
+			return
 		case e.Code == tool.InvalidInput && r.Entry.Core == "read" && e.Details["kind"] == "directory":
 			// Node's own error, untagged.
 			r.Text("EISDIR: illegal operation on a directory, read")

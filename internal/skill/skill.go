@@ -63,7 +63,7 @@ func Parse(path string, data []byte) (Skill, error) {
 	case strings.TrimSpace(fm.Description) == "":
 		return Skill{}, fmt.Errorf("%s: frontmatter: description is missing; say what the skill does and when to use it", path)
 	}
-	s := Skill{Name: fm.Name, Description: strings.TrimSpace(fm.Description), Instructions: strings.TrimSpace(string(body)), Dir: filepath.Dir(path)}
+	s := Skill{Name: fm.Name, Description: strings.TrimSpace(fm.Description), Instructions: strings.TrimLeft(string(body), "\r\n"), Dir: filepath.Dir(path)}
 	switch v := fm.AllowedTools.(type) {
 	case nil:
 	case string:
@@ -141,10 +141,13 @@ func Load(dirs ...Dir) (skills []Skill, problems []error) {
 }
 
 // Describe lists skills for the Skill description, after its line
-// "Available skills:" and a blank line (Claude Code 2.1.7 with no skills).
+// "Available skills:", as Claude Code 2.1.7 does (measured): a line
+// "- name: description" each, or a blank line when there are none.
 func Describe(skills []Skill) string {
+	if len(skills) == 0 {
+		return "\n"
+	}
 	var b strings.Builder
-	b.WriteString("\n")
 	for _, s := range skills {
 		fmt.Fprintf(&b, "- %s: %s\n", s.Name, s.Description)
 	}

@@ -22,13 +22,13 @@ func TestLoad(t *testing.T) {
 	os.MkdirAll(filepath.Join(proj, "empty"), 0o755)
 	skills, problems := Load(Dir{proj, "project"}, Dir{user, "user"})
 	if len(skills) != 2 || skills[0].Description != "Project PDF." || strings.Join(skills[0].AllowedTools, ",") != "Read,Bash" ||
-		skills[1].Name != "csv" || strings.Join(skills[1].AllowedTools, ",") != "Read,Grep" || skills[1].Location != "user" || skills[1].Instructions != "Steps." {
+		skills[1].Name != "csv" || strings.Join(skills[1].AllowedTools, ",") != "Read,Grep" || skills[1].Location != "user" || skills[1].Instructions != "Steps.\n" {
 		t.Fatalf("skills %+v", skills)
 	}
 	if len(problems) != 1 || !strings.Contains(problems[0].Error(), filepath.Join(user, "Bad", "SKILL.md")+`: frontmatter: name "Bad Name" is not a valid skill name`) {
 		t.Fatalf("problems %v", problems)
 	}
-	if got := Describe(skills); got != "\n- pdf: Project PDF.\n- csv: CSV files.\n" {
+	if got := Describe(skills); got != "- pdf: Project PDF.\n- csv: CSV files.\n" {
 		t.Fatalf("describe %q", got)
 	}
 }

@@ -50,20 +50,22 @@ func Skill() tool.Tool {
 			names = append(names, s.Name)
 		}
 		if len(names) == 0 {
-			return nil, toolErr(tool.InvalidInput, "unknown skill %q: no skills are installed (a skill is a folder with a SKILL.md in .claude/skills/ of the project or ~/.claude/skills/)", in.Skill).With("reason", "unknown_skill")
+			return nil, toolErr(tool.InvalidInput, "unknown skill %q: no skills are installed (a skill is a folder with a SKILL.md in .claude/skills/ of the project or ~/.claude/skills/)", in.Skill).With("reason", "unknown_skill").With("skill", in.Skill)
 		}
-		return nil, toolErr(tool.InvalidInput, "unknown skill %q; the skills are: %s", in.Skill, strings.Join(names, ", ")).With("reason", "unknown_skill")
+		return nil, toolErr(tool.InvalidInput, "unknown skill %q; the skills are: %s", in.Skill, strings.Join(names, ", ")).With("reason", "unknown_skill").With("skill", in.Skill)
 	})
 }
 
-// Content is the skill's folder, its instructions and the arguments.
+// Content is Claude Code 2.1.7's (measured): "Launching skill: NAME",
+// then, where Claude Code adds a message of its own, the skill's folder,
+// its instructions and the arguments.
 func (o *SkillOutput) Content() []tool.Content {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Launching skill: %s\n\nBase directory for this skill: %s\n\n%s", o.Name, o.Dir, o.Instructions)
+	fmt.Fprintf(&b, "Base directory for this skill: %s\n\n%s", o.Dir, o.Instructions)
 	if o.Args != "" {
 		fmt.Fprintf(&b, "\n\nARGUMENTS: %s", o.Args)
 	}
-	return []tool.Content{tool.Text(b.String())}
+	return []tool.Content{tool.Text("Launching skill: " + o.Name), tool.Text(b.String())}
 }
 
 // Skills returns the skills of a session, for hosts.
