@@ -42,7 +42,7 @@ func catalogueGolden(t *testing.T, name string, opts hands.Options) {
 				t.Fatal(err)
 			}
 			defer rt.Close()
-			got, err := hands.Catalogue(rt.Tools())
+			got, err := hands.Catalogue(rt.ToolsFor(true))
 			if err != nil {
 				t.Fatal(err)
 			}

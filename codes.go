@@ -45,4 +45,6 @@ var (
 	NoCoordinator         = tool.NoCoordinator
 	MCPServerError        = tool.MCPServerError
 	MCPServerUnavailable  = tool.MCPServerUnavailable
+	ModelNotConfigured    = tool.ModelNotConfigured
+	AgentFailed           = tool.AgentFailed
 )

@@ -21,9 +21,11 @@ import (
 	"time"
 
 	"github.com/hands-dev/hands/coord"
+	"github.com/hands-dev/hands/internal/agent"
 	"github.com/hands-dev/hands/internal/permission"
 	"github.com/hands-dev/hands/internal/profile"
 	"github.com/hands-dev/hands/internal/sandbox"
+	"github.com/hands-dev/hands/internal/skill"
 	"github.com/hands-dev/hands/internal/tools"
 	"github.com/hands-dev/hands/internal/web"
 	"github.com/hands-dev/hands/model"
@@ -131,6 +133,14 @@ type Options struct {
 	// itself (the MCP server asks the client's model through sampling
 	// when the client offers it).
 	Model model.Model `json:"-"`
+	// ModelAPI configures the model API that runs subagents and answers
+	// web_fetch's prompt when Model is nil; empty keys come from the
+	// environment (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, OPENAI_API_KEY,
+	// OPENAI_BASE_URL). A Model that implements model.Chat runs
+	// subagents too. ProjectSettings also reads the agent types of
+	// .claude/agents and the skills of .claude/skills, the project's and
+	// the user's.
+	ModelAPI ModelOptions `json:"model_api,omitzero"`
 	// WebTLS configures TLS for web_fetch (extra roots such as a company
 	// CA); nil uses the system's.
 	WebTLS *tls.Config `json:"-"`
@@ -219,6 +229,14 @@ type Runtime struct {
 	mcp *gateway
 	// sandbox is what confines shell commands beyond Landlock.
 	sandbox commandSandbox
+	// model runs subagents and answers web_fetch; modelOpts bound them.
+	model     model.Model
+	modelOpts ModelOptions
+	// agents and skills are the agent types and skills found at
+	// start-up; problems what was left out.
+	agents   []agent.Def
+	skills   []skill.Skill
+	problems []string
 
 	mu       sync.Mutex
 	sessions map[*Session]struct{}
@@ -275,6 +293,18 @@ func New(opts Options) (*Runtime, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hands: %w", err)
 	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	chat := opts.Model
+	if chat == nil {
+		if chat, err = opts.ModelAPI.apiModel(); err != nil {
+			fs.Close()
+			return nil, fmt.Errorf("hands: %w", err)
+		}
+	}
+	defs, skills, problems := loadAgents(opts, fs.Roots()[0], log)
 	if opts.Coordinator != nil {
 		prof.AddCoordination()
 	}
@@ -283,6 +313,7 @@ func New(opts Options) (*Runtime, error) {
 		fs.Close()
 		return nil, fmt.Errorf("hands: %w", err)
 	}
+	fillDescriptions(exposed, defs, skills)
 	reg, err := newRegistry(exposed)
 	if err != nil {
 		fs.Close()
@@ -293,10 +324,6 @@ func New(opts Options) (*Runtime, error) {
 			fs.Close()
 			return nil, fmt.Errorf("hands: cannot disable %q: the %s profile has no such tool (it has %v)", name, prof.Name, reg.Names())
 		}
-	}
-	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
 	}
 	writable := fs.Roots()
 	for _, w := range opts.Writable {
@@ -327,6 +354,7 @@ func New(opts Options) (*Runtime, error) {
 	r := &Runtime{
 		opts: opts, profile: prof, reg: reg, fs: fs, perm: perm, permSummary: permSummary,
 		limits: limits, behavior: behavior, web: w, log: log, tmp: tmp, sessions: map[*Session]struct{}{},
+		model: chat, modelOpts: opts.ModelAPI.withEnv(os.Getenv), agents: defs, skills: skills, problems: problems,
 	}
 	if err := r.startProxy(); err != nil {
 		fs.Close()
@@ -337,11 +365,17 @@ func New(opts Options) (*Runtime, error) {
 	return r, nil
 }
 
-// Tools returns the definitions of the enabled tools, in the profile's order.
-func (r *Runtime) Tools() []tool.Info {
+// Tools returns the definitions of the enabled tools, in the profile's
+// order; the task tool only when the runtime has a model (HasModel).
+func (r *Runtime) Tools() []tool.Info { return r.ToolsFor(r.HasModel()) }
+
+// ToolsFor returns the definitions of the enabled tools, with the tools
+// that need a model (task) only when hasModel: the MCP server lists them
+// to a client that answers sampling.
+func (r *Runtime) ToolsFor(hasModel bool) []tool.Info {
 	var out []tool.Info
 	for _, t := range r.reg.Tools() {
-		if !r.disabled(t.Info().Name) {
+		if !r.disabled(t.Info().Name) && (hasModel || t.Info().Core != "task") {
 			out = append(out, t.Info())
 		}
 	}

@@ -32,6 +32,8 @@ type Session struct {
 	saved *os.Root // dir/results: saved results, the server's alone
 	perm  *permission.Policy
 	ask   tool.AskFunc
+	// agents runs the task tool's subagents.
+	agents *subagents
 
 	once     sync.Once
 	closeErr error
@@ -64,7 +66,10 @@ func (r *Runtime) NewSession() (*Session, error) {
 	}
 	s.state.Behavior = r.behavior
 	s.state.Web = r.web
-	s.state.Model = r.opts.Model
+	s.state.Model = r.model
+	s.state.Skills = r.skills
+	s.agents = &subagents{parent: s}
+	s.state.Agents = s.agents
 	r.startShell(s.state)
 	disabled := map[string]bool{}
 	for _, d := range r.opts.DisabledTools {
@@ -169,6 +174,7 @@ func (s *Session) save(callID, text string) (string, error) {
 // removed. It is safe to call more than once.
 func (s *Session) Close() error {
 	s.once.Do(func() {
+		s.agents.close()
 		s.rt.mu.Lock()
 		delete(s.rt.sessions, s)
 		s.rt.mu.Unlock()

@@ -187,6 +187,10 @@ func (s *Server) newMCP(stateless bool) *mcp.Server {
 	if s.structured == StructuredAuto {
 		m.AddReceivingMiddleware(s.textOnlyToolList)
 	}
+	// Tools that need a model (task) are offered to every session and
+	// listed to those that have one: the runtime's, or the client's
+	// through sampling.
+	m.AddReceivingMiddleware(s.listModelTools)
 	return m
 }
 
@@ -215,7 +219,7 @@ func (s *Server) syncTools() {
 		s.offered = map[string]string{}
 	}
 	now := map[string]string{}
-	for _, info := range s.rt.Tools() {
+	for _, info := range s.rt.ToolsFor(true) {
 		d := definition(info, s.structured)
 		b, _ := json.Marshal(d)
 		now[info.Name] = string(b)
@@ -345,8 +349,14 @@ func (s *Server) session(ss *mcp.ServerSession) (*session, error) {
 	}
 	hs.Executor().Ask = askClient
 	hs.SetAskUser(askUser)
-	if hs.Model() == nil && offersSampling(ss) {
+	switch {
+	case hs.Model() != nil:
+	case offersAgentSampling(ss):
 		hs.SetModel(samplingModel{ss})
+	case offersSampling(ss):
+		// Sampling without tools, or during a call not allowed: enough
+		// for web_fetch's question, not for a subagent.
+		hs.SetModel(samplingCompleter{samplingModel{ss}})
 	}
 	sess := &session{hs: hs, stream: hs.Stream(context.Background())}
 	s.sessions[ss] = sess
@@ -365,6 +375,32 @@ func (s *Server) session(ss *mcp.ServerSession) (*session, error) {
 		}()
 	}
 	return sess, nil
+}
+
+// listModelTools leaves the tools that need a model out of tools/list for
+// a session that has none: no model of the runtime's, and a client that
+// does not answer sampling with tools.
+func (s *Server) listModelTools(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if method != "tools/list" || err != nil || s.rt.HasModel() {
+			return res, err
+		}
+		ss, _ := req.GetSession().(*mcp.ServerSession)
+		lr, ok := res.(*mcp.ListToolsResult)
+		if !ok || offersAgentSampling(ss) {
+			return res, err
+		}
+		kept := make([]*mcp.Tool, 0, len(lr.Tools))
+		for _, t := range lr.Tools {
+			if !s.rt.NeedsModel(t.Name) {
+				kept = append(kept, t)
+			}
+		}
+		cp := *lr
+		cp.Tools = kept
+		return &cp, nil
+	}
 }
 
 // permissionInput names the input request that asks the user to allow a

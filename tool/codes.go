@@ -137,6 +137,13 @@ var (
 	// connected (it failed to start, timed out, or died) and could not be
 	// reached for the call.
 	MCPServerUnavailable = code("MCP_SERVER_UNAVAILABLE")
+	// ModelNotConfigured: a subagent needs a model and none is available:
+	// no API key is configured, the host brought none, and the MCP client
+	// does not offer sampling.
+	ModelNotConfigured = code("MODEL_NOT_CONFIGURED")
+	// AgentFailed: a subagent could not finish: its model failed, or it
+	// used all its turns, or the agents nest too deep.
+	AgentFailed = code("AGENT_FAILED")
 )
 
 var allCodes = []Code{
@@ -151,6 +158,7 @@ var allCodes = []Code{
 	SearchNotConfigured, SearchFailed,
 	LoopNotFound, LoopEnded, LoopTimeout, NoCoordinator,
 	MCPServerError, MCPServerUnavailable,
+	ModelNotConfigured, AgentFailed,
 }
 
 // Codes lists every declared code.

@@ -534,6 +534,14 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "tools: %s\n", strings.Join(names, ", "))
 	fmt.Fprintf(stdout, "permissions: %s\n", rt.Permissions())
 	printMCPServers(stdout, rt)
+	if rt.HasModel() {
+		fmt.Fprintln(stdout, "subagents: on a configured model")
+	} else {
+		fmt.Fprintln(stdout, "subagents: through the MCP client's sampling only (set ANTHROPIC_API_KEY or OPENAI_API_KEY/OPENAI_BASE_URL for a model of Hands's own)")
+	}
+	for _, p := range rt.Problems() {
+		fmt.Fprintf(stdout, "left out: %s\n", p)
+	}
 	fmt.Fprintf(stdout, "shell confinement:\n%s\n", rt.Confinement())
 	hl, err := rt.HardLinks(context.Background(), 200000)
 	switch {

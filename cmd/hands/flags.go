@@ -107,6 +107,8 @@ type config struct {
 	ExecID      string                    `json:"exec_id"`
 	Loops       map[string]hands.LoopType `json:"loops"`
 	Loop        string                    `json:"loop"`
+	// Model configures the model API of subagents (modelconfig.go).
+	Model modelConfig `json:"model"`
 	// Search chooses web_search's backend; api_key may instead come from
 	// the environment (BRAVE_API_KEY, TAVILY_API_KEY).
 	Search struct {
@@ -160,7 +162,7 @@ func loadConfig(path string) (config, error) {
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("--config %s: %w (the file is a JSON object with keys roots, deny, profile, max_file_size, bash_timeout_ms, shell, disabled_tools, no_sandbox, allow_unsandboxed, env, allow_hosts, search, hooks, permissions, coordinator, exec_id, loops, loop, mcpServers, sandbox, network, deny_read, allow_write)", path, err)
+		return c, fmt.Errorf("--config %s: %w (the file is a JSON object with keys roots, deny, profile, max_file_size, bash_timeout_ms, shell, disabled_tools, no_sandbox, allow_unsandboxed, env, allow_hosts, search, hooks, permissions, coordinator, exec_id, loops, loop, mcpServers, sandbox, network, deny_read, allow_write, model)", path, err)
 	}
 	return c, nil
 }
@@ -181,7 +183,8 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 		AllowUnsandboxed: cfg.Unsandboxed, Permissions: cfg.Permissions,
 		Settings: c.settings, ProjectSettings: true, PermissionMode: c.permMode, AllowBypass: c.allowBypass,
 		AllowHosts: cfg.AllowHosts, Sandbox: cfg.Sandbox, Network: cfg.Network, DenyRead: cfg.DenyRead, Writable: cfg.Writable,
-		Search: hands.SearchOptions{Backend: cfg.Search.Backend, URL: cfg.Search.URL, APIKey: cfg.Search.APIKey},
+		Search:   hands.SearchOptions{Backend: cfg.Search.Backend, URL: cfg.Search.URL, APIKey: cfg.Search.APIKey},
+		ModelAPI: cfg.Model.options(),
 	}
 	hooks, err := cfg.hookCommands()
 	if err != nil {

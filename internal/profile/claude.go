@@ -39,6 +39,7 @@ func claude(lim tools.Limits) *Profile {
 			ShellNamedByPath: true, ShellRawText: true, TimeoutToBackground: true, GrepWhole: true},
 		Render: renderClaude,
 		Tools: []Entry{
+			claudeTask,
 			{Core: "task_output", Name: "TaskOutput", Description: desc("claude/TaskOutput.md"), Params: []Param{
 				{Name: "task_id", Description: "The task ID to get output from"},
 				{Name: "block", Default: true, Description: "Whether to wait for completion"},
@@ -115,7 +116,7 @@ func claude(lim tools.Limits) *Profile {
 				{Name: "shell_id", Core: "task_id", Description: "The ID of the background shell to kill"},
 			}},
 			// Plan mode and questions (issue 22), in Claude Code's order: claude_plan.go.
-			claudeAskUserQuestion, claudeEnterPlanMode,
+			claudeAskUserQuestion, claudeSkill, claudeEnterPlanMode,
 		},
 	}
 	for i := range p.Tools {
@@ -174,6 +175,13 @@ func renderClaude(r *Rendering) {
 				r.Text(claudeBash(o))
 				return
 			}
+		case e.Code == tool.InvalidInput && e.Details["reason"] == "unknown_agent":
+			// Claude Code 2.1.7's text, untagged (measured).
+			r.Text(e.Message)
+			return
+		case e.Code == tool.InvalidInput && e.Details["reason"] == "unknown_skill":
+			r.Text(fmt.Sprintf("<tool_use_error>Unknown skill: %v</tool_use_error>", e.Details["skill"]))
+			return
 		case e.Code == tool.InvalidInput && r.Entry.Core == "read" && e.Details["kind"] == "directory":
 			// Node's own error, untagged.
 			r.Text("EISDIR: illegal operation on a directory, read")

@@ -5,15 +5,35 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/hands-dev/hands/internal/agent"
 	"github.com/hands-dev/hands/internal/profile"
+	"github.com/hands-dev/hands/internal/skill"
 	"github.com/hands-dev/hands/internal/tools"
+	"github.com/hands-dev/hands/tool"
 )
 
 // claudeUnbuilt are the tools of Claude Code 2.1.7 that Hands does not
 // have yet; the claude profile lists them once they exist.
-var claudeUnbuilt = []string{"Task", "Skill"}
+var claudeUnbuilt = []string{}
+
+// claudeOwnAgent is the agent type of Claude Code 2.1.7 that configures
+// its own status line, which Hands has no use for: its line is left out of
+// the recorded Task description before comparing.
+const claudeOwnAgent = "- statusline-setup: Use this agent to configure the user's Claude Code status line setting. (Tools: Read, Edit)\n"
+
+// filled is a description as the runtime fills it: the built-in agent
+// types and no skills.
+func filled(d string, listed []tool.Tool) string {
+	names := map[string]string{}
+	for _, t := range listed {
+		names[t.Info().Core] = t.Info().Name
+	}
+	d = strings.ReplaceAll(d, tools.AgentsMarker, agent.Describe(agent.Builtins(), func(n string) string { return names[n] }))
+	return strings.ReplaceAll(d, tools.SkillsMarker, skill.Describe(nil))
+}
 
 // claudeUnbuiltParams are parameters of Claude Code 2.1.7's tools that
 // Hands does not have: Bash's _simulatedSedEdit carries the result of Claude
@@ -65,6 +85,8 @@ func TestClaudeCatalogueIsClaudeCode(t *testing.T) {
 			continue
 		}
 		info := listed[i].Info()
+		info.Description = filled(info.Description, listed)
+		w.Description = strings.Replace(w.Description, claudeOwnAgent, "", 1)
 		if info.Description != w.Description {
 			t.Errorf("%s: description differs from Claude Code's at byte %d:\n got %q\nwant %q", w.Name, firstDiff(info.Description, w.Description),
 				around(info.Description, firstDiff(info.Description, w.Description)), around(w.Description, firstDiff(info.Description, w.Description)))

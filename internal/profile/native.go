@@ -33,6 +33,8 @@ func native(lim tools.Limits) *Profile {
 			{Core: "ask_user_question", Name: "ask_user_question"},
 			{Core: "web_fetch", Name: "web_fetch"},
 			{Core: "web_search", Name: "web_search"},
+			{Core: "task", Name: "task"},
+			{Core: "skill", Name: "skill"},
 		},
 	}
 }

@@ -30,6 +30,8 @@ func Builtins(lim Limits) []tool.Tool {
 		ShareData(),
 		CompleteTask(),
 		ReplyQuery(),
+		Task(),
+		Skill(),
 	}
 	for i, t := range ts {
 		ts[i] = withLimits(t, lim)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hands-dev/hands/internal/jobs"
 	"github.com/hands-dev/hands/internal/sandbox"
+	"github.com/hands-dev/hands/internal/skill"
 	"github.com/hands-dev/hands/model"
 	"github.com/hands-dev/hands/tool"
 )
@@ -44,6 +45,10 @@ type State struct {
 	// Model answers web_fetch's prompt; nil when none is available. The
 	// host sets it before the session's first call.
 	Model model.Model
+	// Agents runs the task tool's subagents; nil when no model can.
+	Agents Subagents
+	// Skills are the skills the skill tool offers.
+	Skills []skill.Skill
 
 	mu   sync.Mutex
 	cwd  string

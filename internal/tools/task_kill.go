@@ -41,13 +41,18 @@ func TaskKill() tool.Tool {
 			if strings.TrimSpace(in.TaskID) == "" {
 				return in, toolErr(tool.InvalidInput, "%s is empty; give the id that %s returned for a background command", param("task_id"), tool.ToolName("bash"))
 			}
-			if stateOf(env).StartJobs == nil {
+			if stateOf(env).StartJobs == nil && stateOf(env).Agents == nil {
 				return in, toolErr(tool.BashTaskNotFound, "no background task %q: this session has no shell", in.TaskID)
 			}
 			return in, nil
 		},
 	}, func(ctx context.Context, env *tool.Env, in TaskKillInput) (*TaskKillOutput, error) {
 		st := stateOf(env)
+		if st.Agents != nil {
+			if b, ok := st.Agents.Kill(in.TaskID); ok {
+				return &TaskKillOutput{TaskID: in.TaskID, Command: "agent: " + b.Description, Status: b.Status, AlreadyFinished: b.Status != string(jobs.Killed)}, nil
+			}
+		}
 		m := st.startedJobs()
 		if m == nil {
 			return nil, taskErr(jobs.ErrNotFound, in.TaskID)

@@ -54,7 +54,7 @@ func TaskOutput() tool.Tool {
 			if in.Timeout < 0 || time.Duration(in.Timeout)*time.Millisecond > st.Limits.BashMaxTimeout {
 				return in, toolErr(tool.InvalidInput, "%s %d ms is out of range; give 0 to %d milliseconds", param("timeout"), in.Timeout, st.Limits.BashMaxTimeout.Milliseconds())
 			}
-			if st.StartJobs == nil {
+			if st.StartJobs == nil && st.Agents == nil {
 				return in, toolErr(tool.BashTaskNotFound, "no background task %q: this session has no shell", in.TaskID)
 			}
 			return in, nil
@@ -68,6 +68,19 @@ func runTaskOutput(ctx context.Context, env *tool.Env, in TaskOutputInput) (*Tas
 	wait := st.Limits.TaskWait
 	if in.Timeout > 0 {
 		wait = time.Duration(in.Timeout) * time.Millisecond
+	}
+	if st.Agents != nil {
+		if b, ok := st.Agents.Background(ctx, in.TaskID, block, wait); ok {
+			out := &TaskOutputOutput{TaskID: in.TaskID, Command: "agent: " + b.Description, Status: b.Status, Output: b.Text, DurationMS: b.Duration.Milliseconds()}
+			if b.Status != string(jobs.Running) {
+				code := 0
+				if b.Status != "completed" {
+					code = 1
+				}
+				out.ExitCode = &code
+			}
+			return out, nil
+		}
 	}
 	m := st.startedJobs()
 	if m == nil {

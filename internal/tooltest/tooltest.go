@@ -55,6 +55,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -78,6 +79,11 @@ type Hooks struct {
 	// that change from run to run (a process group id).
 	Scrub func(string) string
 }
+
+var (
+	agentID    = regexp.MustCompile(`(agentId: |agent |resume=")a[0-9a-f]{8}\b`)
+	durationMS = regexp.MustCompile(`duration_ms: \d+`)
+)
 
 // Run runs every .txtar scenario under dir as a subtest.
 func Run(t *testing.T, dir string) { RunHooks(t, dir, Hooks{}) }
@@ -107,8 +113,12 @@ func RunHooks(t *testing.T, dir string, h Hooks) {
 // Scenario is a parsed txtar scenario.
 type Scenario struct {
 	Options hands.Options
-	Mkdirs  []string
-	Links   [][2]string
+	// Chat names a workspace file of scripted model turns (a JSON array of
+	// {"text": ...} or {"calls": [{"name", "input"}]}) that answer the
+	// task tool's agents.
+	Chat   string
+	Mkdirs []string
+	Links  [][2]string
 	// Specials are named pipes ("fifo") and sockets ("socket") to make,
 	// by workspace path.
 	Specials [][2]string
@@ -197,6 +207,10 @@ func Parse(data []byte) (*Scenario, error) {
 			s.Options.PermissionMode = f[1]
 		case "shell":
 			s.Options.Shell = f[1]
+		case "project-settings":
+			s.Options.ProjectSettings = f[1] == "on"
+		case "chat":
+			s.Chat = f[1]
 		case "reply":
 			var r tool.Reply
 			if err := json.Unmarshal([]byte(strings.TrimSpace(strings.TrimPrefix(line[1:], "reply"))), &r); err != nil {
@@ -385,6 +399,9 @@ func runFile(t *testing.T, file string, h Hooks) {
 		defer c.Close()
 		opts.Coordinator, opts.ExecID = c, "loop"
 	}
+	if s.Chat != "" {
+		opts.Model = scriptedChat(t, filepath.Join(ws, filepath.FromSlash(s.Chat)))
+	}
 	rt, err := hands.New(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -430,6 +447,9 @@ func runFile(t *testing.T, file string, h Hooks) {
 	out = strings.ReplaceAll(out, sessionName(sess), "$SESSION")
 	out = strings.ReplaceAll(out, ws, "$ROOT")
 	out = strings.ReplaceAll(out, root, "$ROOT/..") // a path that left the root
+	// A subagent's id and time change from run to run.
+	out = agentID.ReplaceAllString(out, "${1}$$AGENT")
+	out = durationMS.ReplaceAllString(out, "duration_ms: $$MS")
 	if h.Scrub != nil {
 		out = h.Scrub(out)
 	}
