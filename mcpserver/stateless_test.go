@@ -167,6 +167,7 @@ func exercise(t *testing.T, cs *mcp.ClientSession, root string) {
 		"multiSelect": false, "options": []any{map[string]any{"label": "red", "description": "R"}, map[string]any{"label": "blue", "description": "B"}}}}}, "")
 	call("web_fetch", map[string]any{"url": "http://127.0.0.1:1/", "prompt": "summary"}, "NETWORK_BLOCKED")
 	call("web_search", map[string]any{"query": "hands"}, "SEARCH_NOT_CONFIGURED")
+	call("skill", map[string]any{"skill": "pdf"}, "INVALID_INPUT")
 	for _, tl := range tools.Tools {
 		if !called[tl.Name] {
 			t.Errorf("tool %s was listed but not called; add it to exercise", tl.Name)
