@@ -7,11 +7,17 @@
 # module version from a tag on the commit, and the VCS revision.
 #
 #   scripts/release.sh [DIR]
+#
+# RELEASE_TARGETS="linux/amd64 darwin/arm64" builds only those (CI builds
+# two, to keep within its time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-dist}"
 mkdir -p "$out"
 targets=(linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64)
+if [ -n "${RELEASE_TARGETS:-}" ]; then
+	read -r -a targets <<<"$RELEASE_TARGETS"
+fi
 # Stamp the VCS revision when the source is a git checkout (GOFLAGS may say
 # otherwise); outside one, build without it.
 vcs=-buildvcs=false
