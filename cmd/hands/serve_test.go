@@ -805,8 +805,12 @@ type cutter struct {
 
 	mu    sync.Mutex
 	conns []net.Conn
-	call  bool
 }
+
+// cutPair is one proxied connection: whether the call went up on it (the
+// priming event that counts is the one on the call's own stream, not
+// another stream's).
+type cutPair struct{ call bool }
 
 func newCutter(t *testing.T, target string) *cutter {
 	t.Helper()
@@ -830,14 +834,15 @@ func newCutter(t *testing.T, target string) *cutter {
 			c.mu.Lock()
 			c.conns = append(c.conns, down, up)
 			c.mu.Unlock()
-			go c.pipe(up, down, "tools/call")
-			go c.pipe(down, up, "event: prime")
+			p := &cutPair{}
+			go c.pipe(up, down, "tools/call", p)
+			go c.pipe(down, up, "event: prime", p)
 		}
 	}()
 	return c
 }
 
-func (c *cutter) pipe(dst, src net.Conn, watch string) {
+func (c *cutter) pipe(dst, src net.Conn, watch string, p *cutPair) {
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := src.Read(buf)
@@ -845,8 +850,8 @@ func (c *cutter) pipe(dst, src net.Conn, watch string) {
 			if bytes.Contains(buf[:n], []byte(watch)) {
 				c.mu.Lock()
 				if watch == "tools/call" {
-					c.call = true
-				} else if c.call {
+					p.call = true
+				} else if p.call {
 					c.once.Do(func() { close(c.primed) })
 				}
 				c.mu.Unlock()
