@@ -37,7 +37,7 @@ func (l *Local) Join(_ context.Context, execID string) (Member, error) {
 	if _, ok := l.members[execID]; ok {
 		return nil, fmt.Errorf("coord: a loop with execution id %q is already running", execID)
 	}
-	m := &localMember{l: l, id: execID, in: make(chan Message, queueSize), done: make(chan struct{})}
+	m := &localMember{l: l, mailbox: newMailbox(execID)}
 	l.members[execID] = m
 	delete(l.ended, execID)
 	return m, nil
@@ -72,30 +72,8 @@ func (l *Local) target(id string) (*localMember, error) {
 }
 
 type localMember struct {
-	l    *Local
-	id   string
-	in   chan Message
-	mu   sync.Mutex
-	done chan struct{}
-	left bool
-}
-
-func (m *localMember) ID() string               { return m.id }
-func (m *localMember) Incoming() <-chan Message { return m.in }
-
-// deliver queues msg for m, unless it has left or its queue is full.
-func (m *localMember) deliver(msg Message) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.left {
-		return targetErr(ErrEnded, m.id, "")
-	}
-	select {
-	case m.in <- msg:
-		return nil
-	default:
-		return fmt.Errorf("coord: loop %s has %d messages waiting and takes no more", m.id, queueSize)
-	}
+	l *Local
+	mailbox
 }
 
 func (m *localMember) Query(ctx context.Context, to, question string, timeout time.Duration) (string, error) {
@@ -156,22 +134,10 @@ func (m *localMember) Share(_ context.Context, to []string, dataType string, dat
 	return nil
 }
 
-func (m *localMember) isLeft() bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.left
-}
-
 func (m *localMember) Leave() error {
-	m.mu.Lock()
-	if m.left {
-		m.mu.Unlock()
+	if !m.close() {
 		return nil
 	}
-	m.left = true
-	close(m.done)
-	close(m.in)
-	m.mu.Unlock()
 	m.l.mu.Lock()
 	if m.l.members[m.id] == m {
 		delete(m.l.members, m.id)

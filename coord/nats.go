@@ -135,7 +135,7 @@ func (n *NATS) Join(ctx context.Context, execID string) (Member, error) {
 	if err == nil {
 		return nil, fmt.Errorf("coord: a loop with execution id %q is already running", execID)
 	}
-	m := &natsMember{n: n, id: execID, in: make(chan Message, queueSize), done: make(chan struct{})}
+	m := &natsMember{n: n, mailbox: newMailbox(execID)}
 	for _, kind := range []string{"query", "share"} {
 		sub, err := n.nc.Subscribe(subjectPrefix+execID+"."+kind, m.receive)
 		if err != nil {
@@ -180,16 +180,9 @@ func (n *NATS) Close() error {
 
 type natsMember struct {
 	n    *NATS
-	id   string
-	in   chan Message
 	subs []*nats.Subscription
-	mu   sync.Mutex
-	left bool
-	done chan struct{}
+	mailbox
 }
-
-func (m *natsMember) ID() string               { return m.id }
-func (m *natsMember) Incoming() <-chan Message { return m.in }
 
 func (m *natsMember) unsubscribe() {
 	for _, s := range m.subs {
@@ -219,19 +212,13 @@ func (m *natsMember) receive(msg *nats.Msg) {
 	} else {
 		in = Message{Kind: KindShare, From: w.From, DataType: w.DataType, Data: w.Data}
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.left {
+	switch err := m.deliver(in); {
+	case errors.Is(err, ErrEnded):
 		respond(msg, wire{Error: ErrEnded.Error()})
-		return
-	}
-	select {
-	case m.in <- in:
-		if in.Kind == KindShare {
-			respond(msg, wire{Answer: "delivered"})
-		}
-	default:
-		respond(msg, wire{Error: fmt.Sprintf("loop %s has %d messages waiting and takes no more", m.id, queueSize)})
+	case err != nil:
+		respond(msg, wire{Error: err.Error()})
+	case in.Kind == KindShare:
+		respond(msg, wire{Answer: "delivered"})
 	}
 }
 
@@ -330,22 +317,10 @@ func (m *natsMember) Share(ctx context.Context, to []string, dataType string, da
 	return nil
 }
 
-func (m *natsMember) isLeft() bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.left
-}
-
 func (m *natsMember) Leave() error {
-	m.mu.Lock()
-	if m.left {
-		m.mu.Unlock()
+	if !m.close() {
 		return nil
 	}
-	m.left = true
-	close(m.done)
-	close(m.in)
-	m.mu.Unlock()
 	m.unsubscribe()
 	m.n.mu.Lock()
 	delete(m.n.members, m.id)
