@@ -143,13 +143,10 @@ func SplitFrontmatter(data []byte) (header, body []byte, err error) {
 // (required), tools, disallowedTools and model; the body is the system
 // prompt.
 func ParseDef(path string, data []byte) (Def, error) {
-	header, body, err := SplitFrontmatter(data)
-	if err != nil {
-		return Def{}, fmt.Errorf("%s: %w", path, err)
-	}
 	var fm frontmatter
-	if err := yaml.Unmarshal(header, &fm); err != nil {
-		return Def{}, fmt.Errorf("%s: frontmatter: %w", path, err)
+	body, err := ReadFrontmatter(path, data, &fm)
+	if err != nil {
+		return Def{}, err
 	}
 	switch {
 	case fm.Name == "":
@@ -277,4 +274,18 @@ func contains(l []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// ReadFrontmatter decodes the YAML frontmatter of a markdown file (an
+// agent's or a skill's) into fm and returns the body after it; errors name
+// path.
+func ReadFrontmatter(path string, data []byte, fm any) ([]byte, error) {
+	header, body, err := SplitFrontmatter(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := yaml.Unmarshal(header, fm); err != nil {
+		return nil, fmt.Errorf("%s: frontmatter: %w", path, err)
+	}
+	return body, nil
 }

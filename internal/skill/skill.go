@@ -15,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/hands-dev/hands/internal/agent"
-	"go.yaml.in/yaml/v3"
 )
 
 // Skill is one skill.
@@ -47,13 +46,10 @@ var validName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
 
 // Parse reads one SKILL.md (path names it in errors).
 func Parse(path string, data []byte) (Skill, error) {
-	header, body, err := agent.SplitFrontmatter(data)
-	if err != nil {
-		return Skill{}, fmt.Errorf("%s: %w", path, err)
-	}
 	var fm frontmatter
-	if err := yaml.Unmarshal(header, &fm); err != nil {
-		return Skill{}, fmt.Errorf("%s: frontmatter: %w", path, err)
+	body, err := agent.ReadFrontmatter(path, data, &fm)
+	if err != nil {
+		return Skill{}, err
 	}
 	switch {
 	case fm.Name == "":
