@@ -124,34 +124,53 @@ func commandNames() string {
 	return strings.Join(names, " ")
 }
 
+// caseSyntax is how a shell writes the two case statements that bash and
+// zsh completion share: one on the previous word (a flag's values), one on
+// the command (its flags). Each field is a format taking the arm's name and
+// then, where it has one, the words to offer.
+type caseSyntax struct {
+	dir, file, list, words string
+}
+
+// writeCases writes the body of both case statements, between the opening
+// and closing lines the shell's script gives.
+func writeCases(b *strings.Builder, syn caseSyntax, between string) {
+	for _, name := range valued() {
+		switch v := flagValues(name); v[0] {
+		case "dir":
+			fmt.Fprintf(b, syn.dir, name)
+		case "file":
+			fmt.Fprintf(b, syn.file, name)
+		default:
+			fmt.Fprintf(b, syn.list, name, strings.Join(v, " "))
+		}
+	}
+	b.WriteString(between)
+	for _, c := range commands {
+		words := shells
+		if c.name != "completion" {
+			fs := commandFlags(c.name)
+			if fs == nil {
+				continue
+			}
+			words = append(flagNames(fs), "--help")
+		}
+		fmt.Fprintf(b, syn.words, c.name, strings.Join(words, " "))
+	}
+}
+
 func bashCompletion() string {
 	var b strings.Builder
 	b.WriteString("# bash completion for hands; load with: source <(hands completion bash)\n")
 	b.WriteString("_hands() {\n\tlocal cur=\"${COMP_WORDS[COMP_CWORD]}\" prev=\"${COMP_WORDS[COMP_CWORD-1]}\" words=\n")
 	fmt.Fprintf(&b, "\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n\t\tCOMPREPLY=($(compgen -W %q -- \"$cur\"))\n\t\treturn\n\tfi\n", commandNames())
 	b.WriteString("\tcase \"$prev\" in\n")
-	for _, name := range valued() {
-		switch v := flagValues(name); v[0] {
-		case "dir":
-			fmt.Fprintf(&b, "\t--%s) COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n", name)
-		case "file":
-			fmt.Fprintf(&b, "\t--%s) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n", name)
-		default:
-			fmt.Fprintf(&b, "\t--%s) COMPREPLY=($(compgen -W %q -- \"$cur\")); return ;;\n", name, strings.Join(v, " "))
-		}
-	}
-	b.WriteString("\tesac\n\tcase \"${COMP_WORDS[1]}\" in\n")
-	for _, c := range commands {
-		if c.name == "completion" {
-			fmt.Fprintf(&b, "\tcompletion) words=%q ;;\n", strings.Join(shells, " "))
-			continue
-		}
-		fs := commandFlags(c.name)
-		if fs == nil {
-			continue
-		}
-		fmt.Fprintf(&b, "\t%s) words=%q ;;\n", c.name, strings.Join(append(flagNames(fs), "--help"), " "))
-	}
+	writeCases(&b, caseSyntax{
+		dir:   "\t--%s) COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n",
+		file:  "\t--%s) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n",
+		list:  "\t--%s) COMPREPLY=($(compgen -W %q -- \"$cur\")); return ;;\n",
+		words: "\t%s) words=%q ;;\n",
+	}, "\tesac\n\tcase \"${COMP_WORDS[1]}\" in\n")
 	b.WriteString("\tesac\n\tCOMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n}\ncomplete -F _hands hands\n")
 	return b.String()
 }
@@ -165,28 +184,12 @@ func zshCompletion() string {
 	}
 	b.WriteString("\t)\n\tif (( CURRENT == 2 )); then\n\t\t_describe command cmds\n\t\treturn\n\tfi\n")
 	b.WriteString("\tcase ${words[CURRENT-1]} in\n")
-	for _, name := range valued() {
-		switch v := flagValues(name); v[0] {
-		case "dir":
-			fmt.Fprintf(&b, "\t--%s) _files -/; return ;;\n", name)
-		case "file":
-			fmt.Fprintf(&b, "\t--%s) _files; return ;;\n", name)
-		default:
-			fmt.Fprintf(&b, "\t--%s) compadd -- %s; return ;;\n", name, strings.Join(v, " "))
-		}
-	}
-	b.WriteString("\tesac\n\tcase ${words[2]} in\n")
-	for _, c := range commands {
-		if c.name == "completion" {
-			fmt.Fprintf(&b, "\tcompletion) compadd -- %s ;;\n", strings.Join(shells, " "))
-			continue
-		}
-		fs := commandFlags(c.name)
-		if fs == nil {
-			continue
-		}
-		fmt.Fprintf(&b, "\t%s) compadd -- %s ;;\n", c.name, strings.Join(append(flagNames(fs), "--help"), " "))
-	}
+	writeCases(&b, caseSyntax{
+		dir:   "\t--%s) _files -/; return ;;\n",
+		file:  "\t--%s) _files; return ;;\n",
+		list:  "\t--%s) compadd -- %s; return ;;\n",
+		words: "\t%s) compadd -- %s ;;\n",
+	}, "\tesac\n\tcase ${words[2]} in\n")
 	b.WriteString("\tesac\n}\nif [ \"$funcstack[1]\" = \"_hands\" ]; then\n\t_hands \"$@\"\nelse\n\tcompdef _hands hands\nfi\n")
 	return b.String()
 }
