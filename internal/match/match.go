@@ -47,6 +47,7 @@ type Matcher struct {
 	multiline bool
 	pair      *pair // for a single literal of 2 bytes or more
 	window    int   // for patterns without literals: bytes per regexp call
+	dfa       *dfa  // line mode: decides whether a line matches
 }
 
 // pair is the two rarest bytes of a single literal, at offsets o1 < o2,
@@ -115,6 +116,14 @@ func Compile(pattern string, opts Options) (*Matcher, error) {
 		return nil, &Error{pattern, err}
 	}
 	m := &Matcher{pattern: pattern, opts: opts, re: re, multiline: multiline}
+	if !multiline {
+		// The program the regexp runs, built as regexp.Compile builds it.
+		if t, err := syntax.Parse(re.String(), syntax.Perl); err == nil {
+			if prog, err := syntax.Compile(t.Simplify()); err == nil {
+				m.dfa = newDFA(prog)
+			}
+		}
+	}
 	// Go's regexp runs a backtracker, faster than its NFA, on inputs
 	// shorter than 256 Kib divided by the program size: without a
 	// literal, lines are matched in windows of that size.
@@ -302,6 +311,17 @@ func (m *Matcher) MatchLine(line []byte) bool {
 			return true
 		}
 	}
+	return m.matchLine(line)
+}
+
+// matchLine reports whether line (without its '\n') matches the regexp,
+// with the DFA while it has not given up.
+func (m *Matcher) matchLine(line []byte) bool {
+	if m.dfa != nil && !m.dfa.failed.Load() {
+		if matched, ok := m.dfa.match(line); ok {
+			return matched
+		}
+	}
 	return m.re.Match(line)
 }
 
@@ -364,6 +384,17 @@ func (l *Lines) Seek(off int) { l.pos = off }
 func (l *Lines) Next() (start, end int, ok bool) {
 	m, buf := l.m, l.buf
 	for l.pos < len(buf) {
+		if len(m.needles) == 0 && m.dfa != nil && !m.dfa.failed.Load() {
+			if at, ok := m.dfa.next(buf, l.pos); ok {
+				if at < 0 {
+					l.pos = len(buf)
+					return 0, 0, false
+				}
+				start, end = lineAround(buf, l.pos, at)
+				l.pos = end + 1
+				return start, end, true
+			}
+		}
 		if len(m.needles) == 0 {
 			// A window of whole lines, at least one.
 			end := len(buf)
@@ -393,7 +424,7 @@ func (l *Lines) Next() (start, end int, ok bool) {
 		}
 		start, end = lineAround(buf, l.pos, c)
 		l.pos = end + 1
-		if m.exact || m.re.Match(buf[start:end]) {
+		if m.exact || m.matchLine(buf[start:end]) {
 			return start, end, true
 		}
 	}
