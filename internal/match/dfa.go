@@ -32,6 +32,7 @@ type dfa struct {
 	prog    *syntax.Prog
 	class   [256]uint8 // byte → class; nlClass for '\n', multiClass for >= 0x80
 	rep     []rune     // a byte of each ASCII class, as a rune
+	members [][]byte   // the bytes of each class
 	nclass  int
 	start   atomic.Pointer[dstate]
 	matched *dstate // the sentinel for "a match ended before this byte"
@@ -57,8 +58,10 @@ type dfa struct {
 type dstate struct {
 	pcs   []uint32
 	prev  rune // -1 at the start of a line, 'a' after a word character, ' ' after another
-	match bool // the sentinel dfa.matched
-	next  []atomic.Pointer[dstate]
+	// next is the transition by byte, never set for bytes >= 0x80 nor
+	// for the bytes in matchOn, so that the scan checks only for nil.
+	next    [256]atomic.Pointer[dstate]
+	matchOn [4]atomic.Uint64 // the bytes before which a match ends
 	multi atomic.Pointer[map[rune]*dstate] // transitions on runes >= 0x80 (copied on write)
 }
 
@@ -73,7 +76,7 @@ const (
 // newDFA builds the DFA of a line-mode pattern; prog must be compiled
 // from the same parse tree as the regexp the caller falls back to.
 func newDFA(prog *syntax.Prog) *dfa {
-	d := &dfa{prog: prog, matched: &dstate{match: true}, maxStates: maxDFAStates, maxResets: maxDFAResets}
+	d := &dfa{prog: prog, matched: &dstate{}, maxStates: maxDFAStates, maxResets: maxDFAResets}
 	d.seen = make([]uint32, len(prog.Inst))
 	// Classes: ASCII bytes with the same answers from every rune
 	// instruction and the same word-character status share a class.
@@ -110,6 +113,10 @@ func newDFA(prog *syntax.Prog) *dfa {
 		d.class[b] = c
 	}
 	d.nclass = len(d.rep)
+	d.members = make([][]byte, d.nclass)
+	for b := range utf8.RuneSelf {
+		d.members[d.class[b]] = append(d.members[d.class[b]], byte(b))
+	}
 	d.reset()
 	return d
 }
@@ -141,7 +148,7 @@ func (d *dfa) state(pcs []uint32, prev rune) *dstate {
 	if s, ok := d.states[string(d.key)]; ok {
 		return s
 	}
-	s := &dstate{pcs: slices.Clone(pcs), prev: prev, next: make([]atomic.Pointer[dstate], d.nclass)}
+	s := &dstate{pcs: slices.Clone(pcs), prev: prev}
 	d.states[string(d.key)] = s
 	return s
 }
@@ -243,6 +250,9 @@ func (d *dfa) step(s *dstate, r rune) *dstate {
 func (d *dfa) slow(s *dstate, buf []byte, i int) (*dstate, int) {
 	b := buf[i]
 	if b < utf8.RuneSelf {
+		if s.matchOn[b>>6].Load()&(1<<(b&63)) != 0 {
+			return d.matched, 1
+		}
 		d.mu.Lock()
 		defer d.mu.Unlock()
 		if d.failed.Load() {
@@ -254,8 +264,16 @@ func (d *dfa) slow(s *dstate, buf []byte, i int) (*dstate, int) {
 			r = -1
 		}
 		ns := d.step(s, r)
-		if ns != nil {
-			s.next[c].Store(ns)
+		switch ns {
+		case nil:
+		case d.matched:
+			for _, b := range d.members[c] {
+				s.matchOn[b>>6].Or(1 << (b & 63))
+			}
+		default:
+			for _, b := range d.members[c] {
+				s.next[b].Store(ns)
+			}
 		}
 		return ns, 1
 	}
@@ -288,6 +306,8 @@ func (d *dfa) slow(s *dstate, buf []byte, i int) (*dstate, int) {
 	return ns, size
 }
 
+var nlByte = []byte{'\n'}
+
 func lenMap(m *map[rune]*dstate) int {
 	if m == nil {
 		return 0
@@ -311,33 +331,42 @@ func (d *dfa) match(line []byte) (matched, ok bool) {
 // (the caller falls back to the regexp from pos). A final line without
 // '\n' counts; the empty text after a final '\n' does not.
 func (d *dfa) next(buf []byte, pos int) (at int, ok bool) {
-	s := d.start.Load()
-	lineStart := pos
+	s, matched := d.start.Load(), d.matched
+	start := s
 	for i := pos; i < len(buf); {
-		ns := s.next[d.class[buf[i]]].Load()
-		w := 1
+		if s == start {
+			// Most bytes leave the start state as it is: skip them
+			// with loads that do not wait for each other.
+			for i < len(buf) && start.next[buf[i]].Load() == start {
+				i++
+			}
+			if i == len(buf) {
+				break
+			}
+		}
+		ns := s.next[buf[i]].Load()
 		if ns == nil {
+			var w int
 			if ns, w = d.slow(s, buf, i); ns == nil {
 				return 0, false
 			}
-		}
-		if ns.match {
-			return i, true
-		}
-		i += w
-		if buf[i-w] == '\n' {
-			lineStart = i
+			if ns == matched {
+				return i, true
+			}
+			s, i = ns, i+w
+			continue
 		}
 		s = ns
+		i++
 	}
-	if lineStart < len(buf) {
-		ns := s.next[nlClass].Load()
+	if len(buf) > pos && buf[len(buf)-1] != '\n' {
+		ns := s.next['\n'].Load()
 		if ns == nil {
-			if ns, _ = d.slow(s, []byte{'\n'}, 0); ns == nil {
+			if ns, _ = d.slow(s, nlByte, 0); ns == nil {
 				return 0, false
 			}
 		}
-		if ns.match {
+		if ns == matched {
 			return len(buf), true
 		}
 	}
