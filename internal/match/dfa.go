@@ -56,13 +56,13 @@ type dfa struct {
 // assertions, Match) reached before the next byte, with what the
 // previous character was.
 type dstate struct {
-	pcs   []uint32
-	prev  rune // -1 at the start of a line, 'a' after a word character, ' ' after another
+	pcs  []uint32
+	prev rune // -1 at the start of a line, 'a' after a word character, ' ' after another
 	// next is the transition by byte, never set for bytes >= 0x80 nor
 	// for the bytes in matchOn, so that the scan checks only for nil.
 	next    [256]atomic.Pointer[dstate]
-	matchOn [4]atomic.Uint64 // the bytes before which a match ends
-	multi atomic.Pointer[map[rune]*dstate] // transitions on runes >= 0x80 (copied on write)
+	matchOn [4]atomic.Uint64                 // the bytes before which a match ends
+	multi   atomic.Pointer[map[rune]*dstate] // transitions on runes >= 0x80 (copied on write)
 }
 
 const (
