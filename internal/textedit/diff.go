@@ -22,12 +22,23 @@ import (
 // linear-space algorithm; a region whose edit distance passes a few
 // thousand lines is shown as removed and added rather than diffed further.
 func Diff(path string, a, b string, context int) string {
-	if a == b {
+	return diffRope(path, a, rope{b}, context)
+}
+
+// DiffParts is Diff from a to the concatenation of parts (as ApplyParts
+// gives them), without building that text: only the changed lines and
+// their context are joined.
+func DiffParts(path string, a string, parts []string, context int) string {
+	return diffRope(path, a, rope(parts), context)
+}
+
+func diffRope(path string, a string, b rope, context int) string {
+	if b.len() == len(a) && b.prefixWith(a) == len(a) {
 		return ""
 	}
 	context = max(context, 0)
-	pre := lineStart(a, commonPrefix(a, b))
-	aSuf, bSuf := suffixLines(a, b, pre)
+	pre := lineStart(a, b.prefixWith(a))
+	aSuf, bSuf := b.suffixLines(a, pre)
 
 	ctxStart := pre
 	for k := 0; k < context && ctxStart > 0; k++ {
@@ -42,7 +53,7 @@ func Diff(path string, a, b string, context int) string {
 		}
 	}
 	al := splitLines(a[ctxStart:ctxEnd])
-	bl := splitLines(b[ctxStart : bSuf+ctxEnd-aSuf])
+	bl := splitLines(b.slice(ctxStart, bSuf+ctxEnd-aSuf))
 	first := strings.Count(a[:ctxStart], "\n")
 
 	var sb strings.Builder
@@ -165,14 +176,91 @@ func lineStart(s string, p int) int {
 // suffixLines returns where the whole lines common to the ends of a and b
 // start, in a and in b, not before offset pre (a line start in both).
 func suffixLines(a, b string, pre int) (aSuf, bSuf int) {
-	s := commonSuffix(a[pre:], b[pre:])
-	aSuf, bSuf = len(a)-s, len(b)-s
-	if (aSuf == pre || a[aSuf-1] == '\n') && (bSuf == pre || b[bSuf-1] == '\n') {
+	return rope{b}.suffixLines(a, pre)
+}
+
+// rope is a text as the concatenation of its parts.
+type rope []string
+
+func (r rope) len() int {
+	n := 0
+	for _, p := range r {
+		n += len(p)
+	}
+	return n
+}
+
+// prefixWith returns the length of the longest common prefix of r and a.
+func (r rope) prefixWith(a string) int {
+	off := 0
+	for _, p := range r {
+		n := commonPrefix(a[off:], p)
+		off += n
+		if n < len(p) {
+			break
+		}
+	}
+	return off
+}
+
+// suffixWith returns the length of the longest common suffix of r[from:]
+// and a[from:].
+func (r rope) suffixWith(a string, from int) int {
+	n, rlen := 0, r.len()
+	limit := min(len(a), rlen) - from
+	for i := len(r) - 1; i >= 0 && n < limit; i-- {
+		p := r[i]
+		if len(p) > limit-n {
+			p = p[len(p)-(limit-n):]
+		}
+		k := commonSuffix(a[:len(a)-n], p)
+		n += k
+		if k < len(p) {
+			break
+		}
+	}
+	return n
+}
+
+// at returns the byte at offset i.
+func (r rope) at(i int) byte {
+	for _, p := range r {
+		if i < len(p) {
+			return p[i]
+		}
+		i -= len(p)
+	}
+	panic("textedit: rope offset out of range")
+}
+
+// slice returns r[i:j] as one string.
+func (r rope) slice(i, j int) string {
+	var sb strings.Builder
+	sb.Grow(j - i)
+	off := 0
+	for _, p := range r {
+		if off >= j {
+			break
+		}
+		lo, hi := max(i-off, 0), min(j-off, len(p))
+		if lo < hi {
+			sb.WriteString(p[lo:hi])
+		}
+		off += len(p)
+	}
+	return sb.String()
+}
+
+// suffixLines is suffixLines(a, b, pre) for the rope b.
+func (r rope) suffixLines(a string, pre int) (aSuf, bSuf int) {
+	s := r.suffixWith(a, pre)
+	aSuf, bSuf = len(a)-s, r.len()-s
+	if (aSuf == pre || a[aSuf-1] == '\n') && (bSuf == pre || r.at(bSuf-1) == '\n') {
 		return aSuf, bSuf
 	}
 	j := strings.IndexByte(a[aSuf:], '\n')
 	if j < 0 {
-		return len(a), len(b)
+		return len(a), r.len()
 	}
 	return aSuf + j + 1, bSuf + j + 1
 }
@@ -513,4 +601,45 @@ func (d *differ) bisect(a0, a1, b0, b1 int) (x, y int, ok bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// LineWindow returns lines from (1-based) to to, not included, of the
+// concatenation of parts, as one string: from the start of line from to
+// the end of line to-1 without its line feed, or to the end of the text.
+// strings.Split of it on "\n" gives those lines of strings.Split of the
+// whole text (to > from).
+func LineWindow(parts []string, from, to int) string {
+	r := rope(parts)
+	from = max(from, 1)
+	start, _ := r.lineOffset(from - 1)
+	end, ok := r.lineOffset(max(to, from+1) - 1)
+	if ok {
+		end-- // the line feed that ends line to-1
+	}
+	return r.slice(start, max(start, end))
+}
+
+// lineOffset returns the offset just after the n-th line feed of r (0 for
+// n == 0), or r.len() and false when it has fewer.
+func (r rope) lineOffset(n int) (int, bool) {
+	off := 0
+	if n == 0 {
+		return 0, true
+	}
+	for _, p := range r {
+		if c := strings.Count(p, "\n"); c < n {
+			n -= c
+			off += len(p)
+			continue
+		}
+		for {
+			i := strings.IndexByte(p, '\n')
+			off += i + 1
+			p = p[i+1:]
+			if n--; n == 0 {
+				return off, true
+			}
+		}
+	}
+	return off, false
 }

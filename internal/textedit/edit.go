@@ -22,10 +22,15 @@ type Edit struct {
 	Expected int
 }
 
-// Result is the outcome of a successful Apply or ApplyAll.
+// Result is the outcome of a successful Apply, ApplyParts or ApplyAll.
 type Result struct {
-	// Text is the text after the replacement.
+	// Text is the text after the replacement (Apply, ApplyAll).
 	Text string
+	// Parts is the text after the replacement as ApplyParts gives it, in
+	// place of Text: the concatenation of Parts, which are slices of the
+	// original text and the replacements, so that they share the
+	// original's memory.
+	Parts []string
 	// Count is the number of occurrences replaced.
 	Count int
 	// Lines holds the 1-based line, in the text the edit was applied to, at
@@ -190,6 +195,19 @@ func formatLines(lines []int, total int) string {
 // Errors: ErrEmptyOld, ErrNoChange, ErrNegativeExpected, *NotFoundError,
 // *AmbiguousError, *CountMismatchError.
 func Apply(text string, e Edit) (Result, error) {
+	res, err := ApplyParts(text, e)
+	if err != nil {
+		return res, err
+	}
+	res.Text, res.Parts = strings.Join(res.Parts, ""), nil
+	return res, nil
+}
+
+// ApplyParts is Apply without building the new text: Result.Parts holds
+// it in pieces, most of them slices of text, for a caller that writes it
+// out (EncodeParts) and diffs it (DiffParts) without holding a large file
+// twice.
+func ApplyParts(text string, e Edit) (Result, error) {
 	switch {
 	case e.Old == "":
 		return Result{}, ErrEmptyOld
@@ -323,25 +341,33 @@ func replace(text string, v view, m matches, repl func(start, end int) string, n
 		regions[i] = region{s, e, r}
 		grow += len(r) - (e - s)
 	}
-	var sb strings.Builder
-	sb.Grow(len(text) + max(grow, 0))
+	parts := make([]string, 0, 2*len(regions)+1)
 	at := 0
 	starts := make([]int, len(regions))
 	for i, r := range regions {
-		sb.WriteString(text[at:r.start])
-		sb.WriteString(r.with)
+		parts = append(parts, text[at:r.start], r.with)
 		at = r.end
 		starts[i] = r.start
 	}
-	sb.WriteString(text[at:])
-	out := sb.String()
-	if out == text {
+	parts = append(parts, text[at:])
+	if grow == 0 && equalParts(text, parts) {
 		if norm != "" {
 			return Result{}, fmt.Errorf("%w (after normalising %s)", ErrNoChange, norm)
 		}
 		return Result{}, ErrNoChange
 	}
-	return Result{Text: out, Count: len(regions), Lines: linesOf(text, starts, -1), Normalization: norm}, nil
+	return Result{Parts: parts, Count: len(regions), Lines: linesOf(text, starts, -1), Normalization: norm}, nil
+}
+
+// equalParts reports whether the concatenation of parts is s.
+func equalParts(s string, parts []string) bool {
+	for _, p := range parts {
+		if len(p) > len(s) || s[:len(p)] != p {
+			return false
+		}
+		s = s[len(p):]
+	}
+	return s == ""
 }
 
 // ApplyAll applies edits in order, each to the text the previous ones

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Kind is a character encoding that Decode recognises.
@@ -148,11 +150,25 @@ const sniffLen = 64 << 10
 // ending. The returned Encoding records the line endings (see Encoding.CRLF
 // and Encoding.Mixed).
 func Decode(b []byte) (text string, enc Encoding, err error) {
+	return decode(b, false)
+}
+
+// DecodeOwned is Decode for a caller that gives b up: b must not be
+// changed afterwards, since the text may share its memory (a UTF-8 file
+// with LF endings, the usual case, is then not copied).
+func DecodeOwned(b []byte) (text string, enc Encoding, err error) {
+	return decode(b, true)
+}
+
+func decode(b []byte, owned bool) (string, Encoding, error) {
 	chars, enc, ok := decodeChars(b)
 	if !ok || binaryText(chars) {
 		return "", Encoding{}, ErrBinary
 	}
-	text, enc = decodeLineEndings(chars, enc)
+	if owned && len(chars) > 0 && !bytes.Contains(chars, []byte("\r\n")) {
+		return unsafe.String(&chars[0], len(chars)), enc, nil
+	}
+	text, enc := decodeLineEndings(chars, enc)
 	return text, enc, nil
 }
 
@@ -325,6 +341,64 @@ func Encode(text string, enc Encoding) ([]byte, error) {
 		return encodeLatin1(s)
 	}
 	return nil, fmt.Errorf("unknown encoding %v", enc.Kind)
+}
+
+// EncodeParts is Encode for the concatenation of parts (as ApplyParts gives
+// them) without building it: it returns the size of the encoded bytes, for
+// a limit to be checked before anything is written, and a function that
+// writes them. UTF-8, with or without a byte order mark and CR LF endings,
+// is written part by part (CR LF added a chunk at a time); the other
+// encodings and mixed line endings are encoded whole first. The errors are
+// Encode's.
+func EncodeParts(parts []string, enc Encoding) (size int64, write func(io.Writer) error, err error) {
+	stream := enc.Kind == UTF8 && !enc.Mixed
+	for _, p := range parts {
+		stream = stream && utf8.ValidString(p)
+	}
+	if !stream {
+		data, err := Encode(strings.Join(parts, ""), enc)
+		if err != nil {
+			return 0, nil, err
+		}
+		return int64(len(data)), func(w io.Writer) error {
+			_, err := w.Write(data)
+			return err
+		}, nil
+	}
+	if enc.BOM {
+		size = int64(len(bomUTF8))
+	}
+	for _, p := range parts {
+		size += int64(len(p))
+		if enc.CRLF {
+			size += int64(strings.Count(p, "\n"))
+		}
+	}
+	return size, func(w io.Writer) error {
+		if enc.BOM {
+			if _, err := w.Write(bomUTF8); err != nil {
+				return err
+			}
+		}
+		var buf []byte
+		for _, p := range parts {
+			if !enc.CRLF {
+				if _, err := io.WriteString(w, p); err != nil {
+					return err
+				}
+				continue
+			}
+			for p != "" {
+				chunk := p[:min(len(p), 64<<10)]
+				buf = appendLineEndings(buf[:0], chunk, enc)
+				if _, err := w.Write(buf); err != nil {
+					return err
+				}
+				p = p[len(chunk):]
+			}
+		}
+		return nil
+	}, nil
 }
 
 // appendLineEndings appends text to dst with each LF turned into the line
