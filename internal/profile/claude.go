@@ -472,17 +472,21 @@ func claudeEdit(r *Rendering, o *tools.EditOutput) string {
 	if in.ReplaceAll {
 		return fmt.Sprintf("The file %s has been updated. All occurrences of '%s' were successfully replaced with '%s'.", path, in.OldStr, in.NewStr)
 	}
+	// NewText holds the new text's lines from NewTextLine on, enough of
+	// them around the replacement; indices below count from the file's
+	// first line.
 	lines := strings.Split(o.NewText, "\n")
+	base := max(o.NewTextLine, 1) - 1
 	at := 0
 	if len(o.Lines) > 0 {
 		at = o.Lines[0] - 1
 	}
-	start := max(0, at-4)
-	end := min(len(lines), at+4+len(strings.Split(in.NewStr, "\n")))
+	start := max(base, at-4)
+	end := min(base+len(lines), at+4+len(strings.Split(in.NewStr, "\n")))
 	if start > end {
 		start = end
 	}
-	return fmt.Sprintf(claudeSnippet, path, claudeLines(lines[start:end], start+1))
+	return fmt.Sprintf(claudeSnippet, path, claudeLines(lines[start-base:end-base], start+1))
 }
 
 func claudeGlob(o *tools.GlobOutput) string {

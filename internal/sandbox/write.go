@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -22,6 +23,16 @@ import (
 // It reports whether the file was created (did not exist before). A failure
 // at any step removes the temporary file and leaves the old content intact.
 func (s *Set) WriteFile(p Path, data []byte, perm os.FileMode) (created bool, err error) {
+	return s.WriteFileFrom(p, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteFileFrom is WriteFile for content that write produces into the
+// temporary file, so that a large file need not be held in memory whole.
+// An error from write fails the write, and the target is left intact.
+func (s *Set) WriteFileFrom(p Path, perm os.FileMode, write func(io.Writer) error) (created bool, err error) {
 	r, rel, abs, err := s.at("write", p)
 	if err != nil {
 		return false, err
@@ -70,7 +81,7 @@ func (s *Set) WriteFile(p Path, data []byte, perm os.FileMode) (created bool, er
 		}
 	}()
 	f := t.f
-	if _, err = f.Write(data); err != nil {
+	if err = write(f); err != nil {
 		return false, s.fail("write", abs, err)
 	}
 	if !created {

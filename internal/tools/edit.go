@@ -53,9 +53,12 @@ type EditOutput struct {
 	// LinesAdded and LinesRemoved count the changed lines of the diff.
 	LinesAdded   int `json:"lines_added"`
 	LinesRemoved int `json:"lines_removed"`
-	// NewText is the file's text after the edit, for profiles that show a
-	// snippet of it.
-	NewText string `json:"-"`
+	// NewText is the file's text after the edit around the first
+	// replacement, from line NewTextLine to at least 8 lines past the
+	// replaced text, for profiles that show a snippet of it (a large file
+	// is not held whole).
+	NewText     string `json:"-"`
+	NewTextLine int    `json:"-"`
 	// Diff is the whole unified diff of the change.
 	Diff string `json:"diff"`
 	// DiffSummary is the diff as shown to the model: long diffs are cut.
@@ -115,7 +118,7 @@ func runEdit(_ context.Context, env *tool.Env, in EditInput) (*EditOutput, error
 	if err != nil {
 		return nil, editErr(f, err, e, "")
 	}
-	return finishEdit(st, f, res, 1)
+	return finishEdit(st, f, res, 1, lineCount(e.New))
 }
 
 // createByEdit creates the missing file of an edit with an empty old_str.
@@ -133,7 +136,7 @@ func createByEdit(st *State, in EditInput) (*EditOutput, error) {
 		return nil, terr
 	}
 	diff := textedit.Diff(in.at.Rel, "", in.NewStr, 3)
-	out := &EditOutput{Path: in.at.Abs, Edits: 1, Replacements: 1, Lines: []int{1}, Bytes: len(data), NewText: in.NewStr,
+	out := &EditOutput{Path: in.at.Abs, Edits: 1, Replacements: 1, Lines: []int{1}, Bytes: len(data), NewText: in.NewStr, NewTextLine: 1,
 		Diff: diff, DiffSummary: textedit.Summarize(diff, diffShownLines)}
 	out.LinesAdded, out.LinesRemoved = diffStat(diff)
 	return out, nil
@@ -156,28 +159,46 @@ func checkEdit(path string, e textedit.Edit, at string, identical bool) *tool.Er
 }
 
 // finishEdit encodes and writes the edited text and builds the output.
-func finishEdit(st *State, f *textFile, res textedit.Result, edits int) (*EditOutput, error) {
-	// The diff first, so that the old text can be let go before the new
-	// one is encoded: a large file is then held twice at most, not thrice.
-	diff := textedit.Diff(f.p.Rel, f.text, res.Text, 3)
-	f.text = ""
-	newText := res.Text
-	data, terr := f.encode(res.Text, st)
+// The new text is res.Parts (textedit.ApplyParts) or res.Text: parts are
+// slices of the old text, so a large file is streamed to disk, diffed and
+// shown around the change without a second whole copy. newLines is the
+// most lines a replacement has, to size the excerpt of the new text kept
+// for profiles that show one.
+func finishEdit(st *State, f *textFile, res textedit.Result, edits, newLines int) (*EditOutput, error) {
+	parts := res.Parts
+	if parts == nil {
+		parts = []string{res.Text}
+	}
+	diff := textedit.DiffParts(f.p.Rel, f.text, parts, 3)
+	size, write, terr := f.encode(parts, st)
 	if terr != nil {
 		return nil, terr
 	}
-	res.Text = ""
-	if _, terr := commit(st, f.p, data); terr != nil {
+	if _, terr := commitFrom(st, f.p, write); terr != nil {
 		return nil, terr
+	}
+	// The lines around the first replacement, which starts on the same
+	// line in the new text as in the old.
+	from := 1
+	if len(res.Lines) > 0 {
+		from = max(1, res.Lines[0]-newTextMargin)
 	}
 	out := &EditOutput{
 		Path: f.p.Abs, Edits: edits, Replacements: res.Count, Lines: res.Lines,
-		Normalization: res.Normalization, Encoding: encodingLabel(f.enc), Bytes: len(data),
-		Diff: diff, DiffSummary: textedit.Summarize(diff, diffShownLines), NewText: newText,
+		Normalization: res.Normalization, Encoding: encodingLabel(f.enc), Bytes: int(size),
+		Diff: diff, DiffSummary: textedit.Summarize(diff, diffShownLines),
+		NewText: textedit.LineWindow(parts, from, from+2*newTextMargin+newLines+1), NewTextLine: from,
 	}
 	out.LinesAdded, out.LinesRemoved = diffStat(diff)
 	return out, nil
 }
+
+// newTextMargin is how many lines EditOutput.NewText holds before the
+// first replacement, and after it.
+const newTextMargin = 8
+
+// lineCount is the number of lines of s as strings.Split counts them.
+func lineCount(s string) int { return strings.Count(s, "\n") + 1 }
 
 // diffStat counts the added and removed lines of a unified diff.
 func diffStat(diff string) (added, removed int) {

@@ -118,14 +118,14 @@ func (o *ReadOutput) CutAt() int { return o.cutAt }
 // leaves the text as it is.
 func applyEdit(st *State, text string, e textedit.Edit) (textedit.Result, error) {
 	if !st.Behavior.EditIdentical || e.Old == "" || e.Old != e.New {
-		return textedit.Apply(text, e)
+		return textedit.ApplyParts(text, e)
 	}
 	probe := e
 	probe.New = e.Old + "\x00" // differs from Old, so Apply counts
-	res, err := textedit.Apply(text, probe)
+	res, err := textedit.ApplyParts(text, probe)
 	if err != nil {
 		return res, err
 	}
-	res.Text = text
+	res.Parts = []string{text}
 	return res, nil
 }

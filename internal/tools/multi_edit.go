@@ -89,5 +89,9 @@ func runMultiEdit(_ context.Context, env *tool.Env, in MultiEditInput) (*EditOut
 		}
 		return nil, toolErr(tool.InternalError, "edit of %s failed: %v", f.p.Abs, err).With("path", f.p.Abs)
 	}
-	return finishEdit(st, f, res, len(edits))
+	newLines := 1
+	for _, e := range edits {
+		newLines = max(newLines, lineCount(e.New))
+	}
+	return finishEdit(st, f, res, len(edits), newLines)
 }

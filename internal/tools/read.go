@@ -234,8 +234,9 @@ func runRead(ctx context.Context, env *tool.Env, in ReadInput) (*ReadOutput, err
 }
 
 // decodeText decodes a text file into LF text, noting its encoding in out.
+// The text may share data's memory, which must not change afterwards.
 func decodeText(p sandbox.Path, fi os.FileInfo, data []byte, out *ReadOutput) (string, error) {
-	text, enc, err := textedit.Decode(data)
+	text, enc, err := textedit.DecodeOwned(data)
 	if errors.Is(err, textedit.ErrBinary) {
 		return "", toolErr(tool.BinaryFile, "%s is a binary file (%d bytes, %s) and cannot be shown as text", p.Abs, fi.Size(), http.DetectContentType(data)).With("path", p.Abs)
 	} else if err != nil {

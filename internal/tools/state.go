@@ -161,6 +161,14 @@ func (l *Ledger) Record(path string, fi os.FileInfo, content []byte, partial boo
 	l.mu.Unlock()
 }
 
+// RecordHash is Record of a whole file whose content has the given
+// SHA-256 hash.
+func (l *Ledger) RecordHash(path string, fi os.FileInfo, hash [sha256.Size]byte) {
+	l.mu.Lock()
+	l.files[path] = Seen{Size: fi.Size(), ModTime: fi.ModTime(), Hash: hash}
+	l.mu.Unlock()
+}
+
 // Lookup returns the entry for path.
 func (l *Ledger) Lookup(path string) (Seen, bool) {
 	l.mu.Lock()

@@ -1,10 +1,13 @@
 package tools
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"time"
 
@@ -133,6 +136,12 @@ func readSized(f *os.File) ([]byte, error) {
 	if fi, err := f.Stat(); err == nil && fi.Size() > 0 && fi.Size() < 1<<40 {
 		size = int(fi.Size()) + 1 // one more byte to see the end at once
 	}
+	if size >= collectBefore {
+		// The buffer of an earlier large read (the read before an
+		// edit) is garbage by now but not yet collected: collect it, so
+		// that its memory holds this one instead of adding to the peak.
+		runtime.GC()
+	}
 	data := make([]byte, 0, size)
 	for {
 		n, err := f.Read(data[len(data):cap(data)])
@@ -148,6 +157,10 @@ func readSized(f *os.File) ([]byte, error) {
 		}
 	}
 }
+
+// collectBefore is the file size from which readSized collects garbage
+// before it allocates.
+const collectBefore = 16 << 20
 
 // textFile is a text file loaded for an edit: its decoded text and how to
 // encode it back.
@@ -223,7 +236,9 @@ func loadText(st *State, p sandbox.Path) (*textFile, *tool.Error) {
 	if _, terr := checkFresh(st, p, fi, data, "edit"); terr != nil {
 		return nil, terr
 	}
-	text, enc, err := textedit.Decode(data)
+	// The text shares data's memory where it can: a large file is held
+	// once, not twice.
+	text, enc, err := textedit.DecodeOwned(data)
 	if err != nil && st.Behavior.EditBinary {
 		text, enc = textedit.DecodeBinary(data)
 		err = nil
@@ -234,24 +249,39 @@ func loadText(st *State, p sandbox.Path) (*textFile, *tool.Error) {
 	return &textFile{p: p, fi: fi, text: text, enc: enc}, nil
 }
 
-// encode turns the edited text back into the file's encoding.
-func (f *textFile) encode(text string, st *State) ([]byte, *tool.Error) {
-	out, err := textedit.Encode(text, f.enc)
+// encode turns the edited text, given in parts (textedit.ApplyParts),
+// back into the file's encoding: its size, checked against the limit, and
+// the function that writes it.
+func (f *textFile) encode(parts []string, st *State) (int64, func(io.Writer) error, *tool.Error) {
+	size, write, err := textedit.EncodeParts(parts, f.enc)
 	if err != nil {
-		return nil, toolErr(tool.InvalidInput, "the edit cannot be written to %s without changing its encoding (%s): %v; nothing was changed",
+		return 0, nil, toolErr(tool.InvalidInput, "the edit cannot be written to %s without changing its encoding (%s): %v; nothing was changed",
 			f.p.Abs, f.enc, err).With("path", f.p.Abs)
 	}
-	if int64(len(out)) > st.Limits.MaxFileSize {
-		return nil, toolErr(tool.FileTooLarge, "the edit would make %s %d bytes, over the %d-byte limit; nothing was changed", f.p.Abs, len(out), st.Limits.MaxFileSize).With("path", f.p.Abs)
+	if size > st.Limits.MaxFileSize {
+		return 0, nil, toolErr(tool.FileTooLarge, "the edit would make %s %d bytes, over the %d-byte limit; nothing was changed", f.p.Abs, size, st.Limits.MaxFileSize).With("path", f.p.Abs)
 	}
-	return out, nil
+	return size, write, nil
 }
 
 // commit writes data to p atomically (keeping an existing file's mode and
 // owner, writing through a symlink) and records the new content in the
 // ledger, so that the session may edit the file again without reading it.
 func commit(st *State, p sandbox.Path, data []byte) (created bool, terr *tool.Error) {
-	created, err := st.FS.WriteFile(p, data, 0)
+	return commitFrom(st, p, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// commitFrom is commit for content that write produces, hashed for the
+// ledger as it is written.
+func commitFrom(st *State, p sandbox.Path, write func(io.Writer) error) (created bool, terr *tool.Error) {
+	h := &hashingWriter{h: sha256.New()}
+	created, err := st.FS.WriteFileFrom(p, 0, func(w io.Writer) error {
+		h.w = w
+		return write(h)
+	})
 	if err != nil {
 		if errors.Is(err, sandbox.ErrIsDir) {
 			return false, toolErr(tool.InvalidInput, "%s is a directory, not a file; give the path of a file", p.Abs).With("path", p.Abs).With("kind", "directory")
@@ -259,11 +289,33 @@ func commit(st *State, p sandbox.Path, data []byte) (created bool, terr *tool.Er
 		return false, fsErr(err, "write", p.Abs)
 	}
 	if fi, err := st.FS.Stat(p); err == nil {
-		st.Ledger.Record(p.Abs, fi, data, false)
+		st.Ledger.RecordHash(p.Abs, fi, [sha256.Size]byte(h.h.Sum(nil)))
 	} else {
 		st.Ledger.Forget(p.Abs)
 	}
 	return created, nil
+}
+
+// hashingWriter writes to w and hashes what it writes; a string is hashed
+// a chunk at a time, not copied whole.
+type hashingWriter struct {
+	w   io.Writer
+	h   hash.Hash
+	buf [32 << 10]byte
+}
+
+func (hw *hashingWriter) Write(b []byte) (int, error) {
+	hw.h.Write(b)
+	return hw.w.Write(b)
+}
+
+func (hw *hashingWriter) WriteString(s string) (int, error) {
+	for rest := s; rest != ""; {
+		n := copy(hw.buf[:], rest)
+		hw.h.Write(hw.buf[:n])
+		rest = rest[n:]
+	}
+	return io.WriteString(hw.w, s)
 }
 
 // encodingLabel names an encoding for results: "" for plain UTF-8 with LF
