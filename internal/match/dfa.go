@@ -66,7 +66,7 @@ type dstate struct {
 }
 
 const (
-	maxDFAStates = 10000
+	maxDFAStates = 4096 // 2 KiB or more each
 	maxDFAResets = 8
 	maxRuneCache = 64
 	nlClass      = 0
