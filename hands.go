@@ -308,7 +308,7 @@ func New(opts Options) (*Runtime, error) {
 	if opts.Coordinator != nil {
 		prof.AddCoordination()
 	}
-	exposed := append(prof.Apply(tools.Builtins(limits)), opts.Tools...)
+	exposed := append(prof.Apply(tools.BuiltinsOf(limits, prof.Cores())), opts.Tools...)
 	if exposed, err = loopTools(exposed, opts.Loops, opts.Loop); err != nil {
 		fs.Close()
 		return nil, fmt.Errorf("hands: %w", err)

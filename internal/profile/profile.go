@@ -193,6 +193,16 @@ func describeParams(ps []Param, lim tools.Limits) {
 	}
 }
 
+// Cores returns the core names of the tools the profile exposes, for
+// building only those (tools.BuiltinsOf).
+func (p *Profile) Cores() []string {
+	names := make([]string, len(p.Tools))
+	for i, e := range p.Tools {
+		names[i] = e.Core
+	}
+	return names
+}
+
 // Apply wraps the core tools as the profile exposes them, in the profile's
 // order; core tools the profile does not name are left out. An entry whose
 // core tool is missing, a name exposed twice, or an entry that names a
