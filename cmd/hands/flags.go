@@ -47,6 +47,8 @@ type common struct {
 	strictMCP   bool
 	// noReadCheck switches read-before-edit off (hands call --no-read-check).
 	noReadCheck bool
+	// onlyTool is the one tool hands call calls: the runtime builds it alone.
+	onlyTool string
 	sandbox     string
 	network     string
 	denyRead    list
@@ -249,6 +251,7 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 	if err := c.loopOptions(&o, cfg); err != nil {
 		return o, err
 	}
+	o.OnlyTool = c.onlyTool
 	if c.noReadCheck {
 		b, err := hands.ProfileBehavior(o.Profile)
 		if err != nil {
