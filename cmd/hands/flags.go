@@ -47,12 +47,13 @@ type common struct {
 	strictMCP   bool
 	// noReadCheck switches read-before-edit off (hands call --no-read-check).
 	noReadCheck bool
-	// onlyTool is the one tool hands call calls: the runtime builds it alone.
-	onlyTool string
 	sandbox     string
 	network     string
 	denyRead    list
 	writable    list
+
+	// onlyTool is the one tool hands call calls: the runtime builds it alone.
+	onlyTool string
 }
 
 func (c *common) register(fs *flag.FlagSet) {
