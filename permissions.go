@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/hands-dev/hands/internal/permission"
 	"github.com/hands-dev/hands/internal/profile"
@@ -108,7 +109,10 @@ func readDenials(e *permission.Engine) []string {
 
 // toolAliases maps every profile's tool names to the core tools they
 // expose, so that a rule may name a tool as any profile does.
-func toolAliases() map[string]string {
+//
+// The table depends on the profiles' tables alone, so it is built once,
+// at the first need, and shared: callers must not change it.
+var toolAliases = sync.OnceValue(func() map[string]string {
 	out := map[string]string{}
 	for _, name := range profile.Names() {
 		p, err := profile.Get(name, Limits{})
@@ -122,7 +126,7 @@ func toolAliases() map[string]string {
 		}
 	}
 	return out
-}
+})
 
 // policies joins the session's permission policy and the host's own: the
 // stricter decision wins (deny over ask over allow).

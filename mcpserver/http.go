@@ -62,7 +62,8 @@ func (s *Server) HTTPHandler() http.Handler {
 	// Requests of protocol 2026-07-28 and later go to a stateless handler
 	// (the SDK serves that revision only statelessly); older clients keep
 	// their sessions.
-	stateless := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.stateless }, &mcp.StreamableHTTPOptions{
+	statelessMCP := s.statelessMCP()
+	stateless := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return statelessMCP }, &mcp.StreamableHTTPOptions{
 		Logger:              sdkLogger(s.log),
 		Stateless:           true,
 		MaxRequestBodyBytes: s.maxRequestSize,

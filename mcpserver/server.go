@@ -25,18 +25,22 @@ import (
 
 // Server is an MCP server over one Runtime.
 type Server struct {
-	rt        *hands.Runtime
-	mcp       *mcp.Server
-	stateless *mcp.Server
-	log       *slog.Logger
+	rt  *hands.Runtime
+	mcp *mcp.Server
+	log *slog.Logger
 
 	maxRequestSize int64
 	http           HTTPOptions
 	structured     StructuredContent
 
-	// toolsMu guards offered: each offered tool's definition as JSON.
+	// toolsMu guards offered (each offered tool's definition as JSON),
+	// defs (the definitions the SDK took) and stateless.
 	toolsMu sync.Mutex
 	offered map[string]string
+	defs    map[string]*mcp.Tool
+	// stateless is the SDK server of stateless HTTP requests, built when
+	// HTTPHandler is first called (stdio never needs it).
+	stateless *mcp.Server
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*session
@@ -159,7 +163,6 @@ func New(rt *hands.Runtime, opts Options) *Server {
 	}
 	s.idle = newIdleSessions(opts.HTTP.SessionIdleTimeout, s.closeIdle)
 	s.mcp = s.newMCP(false)
-	s.stateless = s.newMCP(true)
 	s.syncTools()
 	rt.OnToolsChanged(s.syncTools)
 	return s
@@ -205,8 +208,26 @@ func (s *Server) addTool(d *mcp.Tool) (ok bool) {
 		}
 	}()
 	s.mcp.AddTool(d, s.handler(d.Name, false))
-	s.stateless.AddTool(d, s.handler(d.Name, true))
+	if s.stateless != nil {
+		s.stateless.AddTool(d, s.handler(d.Name, true))
+	}
+	s.defs[d.Name] = d
 	return true
+}
+
+// statelessMCP returns the SDK server of stateless requests, building it
+// with the offered tools the first time.
+func (s *Server) statelessMCP() *mcp.Server {
+	s.toolsMu.Lock()
+	defer s.toolsMu.Unlock()
+	if s.stateless == nil {
+		m := s.newMCP(true)
+		for _, name := range slices.Sorted(maps.Keys(s.defs)) {
+			m.AddTool(s.defs[name], s.handler(name, true)) // the SDK took it before
+		}
+		s.stateless = m
+	}
+	return s.stateless
 }
 
 // syncTools offers the runtime's tools to the clients: the tools of other
@@ -216,7 +237,7 @@ func (s *Server) syncTools() {
 	s.toolsMu.Lock()
 	defer s.toolsMu.Unlock()
 	if s.offered == nil {
-		s.offered = map[string]string{}
+		s.offered, s.defs = map[string]string{}, map[string]*mcp.Tool{}
 	}
 	now := map[string]string{}
 	for _, info := range s.rt.ToolsFor(true) {
@@ -235,7 +256,12 @@ func (s *Server) syncTools() {
 	}
 	if len(gone) > 0 {
 		s.mcp.RemoveTools(gone...)
-		s.stateless.RemoveTools(gone...)
+		if s.stateless != nil {
+			s.stateless.RemoveTools(gone...)
+		}
+		for _, name := range gone {
+			delete(s.defs, name)
+		}
 	}
 	s.offered = now
 }

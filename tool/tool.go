@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -102,9 +103,11 @@ var validName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
 func ValidName(name string) bool { return validName.MatchString(name) }
 
 type typed[In, Out any] struct {
-	spec  Spec[In]
-	info  Info
-	valid *validator
+	spec Spec[In]
+	info Info
+	// valid checks arguments; it is compiled at the first call, not at
+	// start-up, since most tools of a runtime are never called.
+	valid func() (*validator, error)
 	run   func(context.Context, *Env, In) (Out, error)
 }
 
@@ -127,10 +130,6 @@ func New[In, Out any](spec Spec[In], run func(ctx context.Context, env *Env, in 
 		panic(fmt.Sprintf("tool %s: input must be a struct, not %s", spec.Name, reflect.TypeFor[In]()))
 	}
 	plainTypes(in)
-	valid, err := newValidator(spec.Name, mustJSON(in))
-	if err != nil {
-		panic(fmt.Sprintf("tool %s: input schema: %v", spec.Name, err))
-	}
 	// Enums show the closed sets in the schema; the tool's own validation
 	// refuses other values with its own code and message.
 	for path, values := range spec.Enums {
@@ -155,7 +154,21 @@ func New[In, Out any](spec Spec[In], run func(ctx context.Context, env *Env, in 
 	if out.Type != "object" {
 		panic(fmt.Sprintf("tool %s: output must be a struct, not %s", spec.Name, ot))
 	}
-	t := &typed[In, Out]{spec: spec, valid: valid, run: run}
+	t := &typed[In, Out]{spec: spec, run: run}
+	t.valid = sync.OnceValues(func() (*validator, error) {
+		// The validator checks the schema without the enums.
+		saved := map[string][]any{}
+		for path := range spec.Enums {
+			p := property(in, path)
+			saved[path], p.Enum = p.Enum, nil
+		}
+		defer func() {
+			for path, e := range saved {
+				property(in, path).Enum = e
+			}
+		}()
+		return newValidator(spec.Name, mustJSON(in))
+	})
 	t.info = Info{
 		Name: spec.Name, Title: spec.Title, Description: spec.Description,
 		InputSchema: mustJSON(in), OutputSchema: mustJSON(out),
@@ -179,7 +192,11 @@ func (t *typed[In, Out]) Info() Info { return t.info }
 func (t *typed[In, Out]) Decode(raw json.RawMessage) (any, error) {
 	args, p := parseArgs(raw)
 	if p == nil {
-		p = t.valid.check(args)
+		valid, err := t.valid()
+		if err != nil {
+			return nil, Errorf(InvalidInput, "the input schema of %s does not compile: %v", ToolName(t.info.Name), err)
+		}
+		p = valid.check(args)
 	}
 	if p != nil {
 		return nil, ProblemError(t.info.Name, p)

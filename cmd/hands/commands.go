@@ -258,6 +258,7 @@ func cmdCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if a.noReadCheck {
 		c.noReadCheck = true
 	}
+	c.onlyTool = fs.Arg(0)
 	sess, closeAll, code := sessionFrom(c, stderr)
 	if sess == nil {
 		return code

@@ -51,6 +51,9 @@ type common struct {
 	network     string
 	denyRead    list
 	writable    list
+
+	// onlyTool is the one tool hands call calls: the runtime builds it alone.
+	onlyTool string
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -249,6 +252,7 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 	if err := c.loopOptions(&o, cfg); err != nil {
 		return o, err
 	}
+	o.OnlyTool = c.onlyTool
 	if c.noReadCheck {
 		b, err := hands.ProfileBehavior(o.Profile)
 		if err != nil {

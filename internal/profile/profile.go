@@ -193,6 +193,21 @@ func describeParams(ps []Param, lim tools.Limits) {
 	}
 }
 
+// Keep drops every tool but the one exposed as name.
+func (p *Profile) Keep(name string) {
+	p.Tools = slices.DeleteFunc(p.Tools, func(e Entry) bool { return e.Name != name })
+}
+
+// Cores returns the core names of the tools the profile exposes, for
+// building only those (tools.BuiltinsOf).
+func (p *Profile) Cores() []string {
+	names := make([]string, len(p.Tools))
+	for i, e := range p.Tools {
+		names[i] = e.Core
+	}
+	return names
+}
+
 // Apply wraps the core tools as the profile exposes them, in the profile's
 // order; core tools the profile does not name are left out. An entry whose
 // core tool is missing, a name exposed twice, or an entry that names a

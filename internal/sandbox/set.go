@@ -299,9 +299,22 @@ func (s *Set) Lstat(p Path) (os.FileInfo, error) {
 	return fi, s.fail("lstat", abs, err)
 }
 
-// ReadDir returns the entries of the directory at p sorted by name. Denied
-// entries are listed; callers that must hide them check Denied.
+// ReadDir returns the entries of the directory at p sorted by name, with
+// each entry's Info read as it is listed. Denied entries are listed;
+// callers that must hide them check Denied.
 func (s *Set) ReadDir(p Path) ([]os.DirEntry, error) {
+	return s.readDir(p, false)
+}
+
+// ReadDirTypes is ReadDir for callers that need the entries' names and
+// types only: the Info of an entry is read when asked for (an lstat within
+// the root), not for every entry as ReadDir does (a directory opened in an
+// os.Root lstats each entry while listing it).
+func (s *Set) ReadDirTypes(p Path) ([]os.DirEntry, error) {
+	return s.readDir(p, true)
+}
+
+func (s *Set) readDir(p Path, lazy bool) ([]os.DirEntry, error) {
 	r, rel, abs, err := s.at("readdir", p)
 	if err != nil {
 		return nil, err
@@ -316,7 +329,12 @@ func (s *Set) ReadDir(p Path) ([]os.DirEntry, error) {
 		return nil, err
 	}
 	defer f.Close()
-	list, err := f.ReadDir(-1)
+	var list []os.DirEntry
+	if lazy {
+		list, err = readDirTypes(f, r, rel)
+	} else {
+		list, err = f.ReadDir(-1)
+	}
 	if err != nil {
 		return nil, s.fail("readdir", abs, err)
 	}

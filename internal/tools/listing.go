@@ -24,7 +24,7 @@ func listTree(ctx context.Context, st *State, p sandbox.Path, depth int) (string
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		entries, err := st.FS.ReadDir(dir)
+		entries, err := st.FS.ReadDirTypes(dir)
 		if err != nil {
 			return fsErr(err, "list", dir.Abs)
 		}
