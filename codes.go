@@ -47,4 +47,6 @@ var (
 	MCPServerUnavailable  = tool.MCPServerUnavailable
 	ModelNotConfigured    = tool.ModelNotConfigured
 	AgentFailed           = tool.AgentFailed
+	LSPServerUnavailable  = tool.LSPServerUnavailable
+	LSPServerError        = tool.LSPServerError
 )

@@ -187,6 +187,11 @@ type Options struct {
 	// leaves it to the call's own context.
 	MCPToolTimeout time.Duration `json:"-"`
 
+	// LSPServers are language servers for the lsp tool, before the
+	// defaults (DefaultLSPServers): one replaces the default of its name
+	// and takes the extensions it lists (--config's lspServers).
+	LSPServers []LSPServer `json:"-"`
+
 	// Tools are extra tools of the caller's own, offered beside the
 	// profile's under their own names.
 	Tools []tool.Tool `json:"-"`

@@ -71,6 +71,7 @@ func (r *Runtime) NewSession() (*Session, error) {
 	s.agents = &subagents{parent: s}
 	s.state.Agents = s.agents
 	r.startShell(s.state)
+	r.startLSP(s.state)
 	disabled := map[string]bool{}
 	for _, d := range r.opts.DisabledTools {
 		disabled[d] = true

@@ -144,6 +144,13 @@ var (
 	// AgentFailed: a subagent could not finish: its model failed, or it
 	// used all its turns, or the agents nest too deep.
 	AgentFailed = code("AGENT_FAILED")
+	// LSPServerUnavailable: no language server serves the file's
+	// extension, or its program is not installed, failed to start, or
+	// died during the call (the next call starts it anew).
+	LSPServerUnavailable = code("LSP_SERVER_UNAVAILABLE")
+	// LSPServerError: the language server answered the query with an
+	// error; the message carries its words.
+	LSPServerError = code("LSP_SERVER_ERROR")
 )
 
 var allCodes = []Code{
@@ -159,6 +166,7 @@ var allCodes = []Code{
 	LoopNotFound, LoopEnded, LoopTimeout, NoCoordinator,
 	MCPServerError, MCPServerUnavailable,
 	ModelNotConfigured, AgentFailed,
+	LSPServerUnavailable, LSPServerError,
 }
 
 // Codes lists every declared code.

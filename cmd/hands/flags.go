@@ -132,6 +132,9 @@ type config struct {
 	// MCPServers has Claude Code's shape (name → {command, args, env} or
 	// {type, url, headers}); see mcpconfig.go.
 	MCPServers json.RawMessage `json:"mcpServers"`
+	// LSPServers has Claude Code's lspServers shape (name → {command,
+	// args, extensionToLanguage}): the lsp tool's language servers.
+	LSPServers json.RawMessage `json:"lspServers"`
 }
 
 // hookCommands flattens the hooks of a config file.
@@ -165,7 +168,7 @@ func loadConfig(path string) (config, error) {
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("--config %s: %w (the file is a JSON object with keys roots, deny, profile, max_file_size, bash_timeout_ms, shell, disabled_tools, no_sandbox, allow_unsandboxed, env, allow_hosts, search, hooks, permissions, coordinator, exec_id, loops, loop, mcpServers, sandbox, network, deny_read, allow_write, model)", path, err)
+		return c, fmt.Errorf("--config %s: %w (the file is a JSON object with keys roots, deny, profile, max_file_size, bash_timeout_ms, shell, disabled_tools, no_sandbox, allow_unsandboxed, env, allow_hosts, search, hooks, permissions, coordinator, exec_id, loops, loop, mcpServers, lspServers, sandbox, network, deny_read, allow_write, model)", path, err)
 	}
 	return c, nil
 }
@@ -196,6 +199,11 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 	o.HookCommands = hooks
 	if err := c.mcpOptions(&o, cfg.MCPServers); err != nil {
 		return o, err
+	}
+	if len(cfg.LSPServers) > 0 {
+		if o.LSPServers, err = hands.ParseLSPServers("--config "+c.config, cfg.LSPServers); err != nil {
+			return o, err
+		}
 	}
 	if len(c.roots) > 0 {
 		o.Roots = c.roots

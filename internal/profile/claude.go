@@ -117,6 +117,8 @@ func claude(lim tools.Limits) *Profile {
 			}},
 			// Plan mode and questions (issue 22), in Claude Code's order: claude_plan.go.
 			claudeAskUserQuestion, claudeSkill, claudeEnterPlanMode,
+			// Code intelligence (issue 19): claude_lsp.go.
+			claudeLSP,
 		},
 	}
 	for i := range p.Tools {
@@ -168,6 +170,9 @@ func renderClaude(r *Rendering) {
 		return
 	}
 	if e := r.Err(); e != nil {
+		if claudeLSPError(r, e) {
+			return
+		}
 		switch {
 		case e.Code == tool.CommandFailed:
 			if o, ok := e.Output.(*tools.BashOutput); ok {
@@ -220,6 +225,8 @@ func renderClaude(r *Rendering) {
 		r.Text(claudeNotebook(r, out))
 	case *tools.TodoWriteOutput:
 		r.Text(claudeTodos)
+	case *tools.LSPOutput:
+		r.Text(claudeLSPText(out))
 	default:
 		claudeWebResult(r)
 	}

@@ -70,6 +70,21 @@ func TestClaudeCatalogueIsClaudeCode(t *testing.T) {
 	if rec.ClaudeVersion != "2.1.7 (Claude Code)" {
 		t.Fatalf("the recording is of %q, not Claude Code 2.1.7", rec.ClaudeVersion)
 	}
+	// LSP is listed only when a plugin configures a language server; it
+	// was recorded so, last in the list (lsp_seen_by_model.json).
+	b, err = os.ReadFile("testdata/claude/lsp_seen_by_model.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lspRec := rec
+	lspRec.Tools.Tools = nil
+	if err := json.Unmarshal(b, &lspRec); err != nil {
+		t.Fatal(err)
+	}
+	if lspRec.ClaudeVersion != "2.1.7 (Claude Code)" || len(lspRec.Tools.Tools) != 1 {
+		t.Fatalf("the LSP recording is of %q with %d tools", lspRec.ClaudeVersion, len(lspRec.Tools.Tools))
+	}
+	rec.Tools.Tools = append(rec.Tools.Tools, lspRec.Tools.Tools...)
 	p, err := profile.Get("claude", tools.Limits{})
 	if err != nil {
 		t.Fatal(err)

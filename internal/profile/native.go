@@ -35,6 +35,7 @@ func native(lim tools.Limits) *Profile {
 			{Core: "web_search", Name: "web_search"},
 			{Core: "task", Name: "task"},
 			{Core: "skill", Name: "skill"},
+			{Core: "lsp", Name: "lsp"},
 		},
 	}
 }

@@ -34,6 +34,7 @@ var builtins = []struct {
 	{"reply_query", func(Limits) tool.Tool { return ReplyQuery() }},
 	{"task", func(Limits) tool.Tool { return Task() }},
 	{"skill", func(Limits) tool.Tool { return Skill() }},
+	{"lsp", LSP},
 }
 
 // Builtins returns a fresh set of the core tools under their core names,

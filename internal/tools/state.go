@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hands-dev/hands/internal/jobs"
+	"github.com/hands-dev/hands/internal/lsp"
 	"github.com/hands-dev/hands/internal/sandbox"
 	"github.com/hands-dev/hands/internal/skill"
 	"github.com/hands-dev/hands/model"
@@ -49,6 +50,9 @@ type State struct {
 	Agents Subagents
 	// Skills are the skills the skill tool offers.
 	Skills []skill.Skill
+	// LSP runs the lsp tool's language servers; nil when the host offers
+	// none. Close shuts them down before the jobs.
+	LSP *lsp.Manager
 
 	mu   sync.Mutex
 	cwd  string
@@ -348,8 +352,12 @@ type Behavior struct {
 	ExitPlanWithoutPlan bool `json:"exit_plan_without_plan,omitempty"`
 }
 
-// Close kills the session's jobs and releases what it holds.
+// Close shuts the language servers down, kills the session's jobs and
+// releases what it holds.
 func (s *State) Close() error {
+	if s.LSP != nil {
+		s.LSP.Close()
+	}
 	if m := s.startedJobs(); m != nil {
 		return m.Close()
 	}

@@ -1,0 +1,3 @@
+module example.com/lspdemo
+
+go 1.22
