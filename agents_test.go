@@ -338,8 +338,25 @@ func TestTaskInBackground(t *testing.T) {
 	}
 	id := idOf(s.Call(ctx, tool.Call{Name: "task", Input: json.RawMessage(`{"description":"bg","prompt":"go","subagent_type":"Plan","run_in_background":true}`)}))
 	out := s.Call(ctx, tool.Call{Name: "task_output", Input: json.RawMessage(fmt.Sprintf(`{"task_id":%q,"timeout":60000}`, id))})
-	if out.IsError || !strings.Contains(text(out), "completed, exit code 0") || !strings.Contains(text(out), "background answer") {
+	file := filepath.Join(filepath.Dir(s.TempDir()), "tasks", id+".output")
+	if out.IsError || !strings.HasPrefix(text(out), "task "+id+" (agent: bg): completed\ntranscript: "+file+"\nbackground answer") {
 		t.Fatalf("task_output: %s", text(out))
+	}
+	// The output file is the agent's transcript: the prompt, then the answer.
+	lines := strings.Split(strings.TrimSuffix(readFile(t, file), "\n"), "\n")
+	var prompt, answer struct {
+		ParentUUID *string `json:"parentUuid"`
+		AgentID    string  `json:"agentId"`
+		Type       string  `json:"type"`
+		UUID       string  `json:"uuid"`
+		Message    struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"message"`
+	}
+	if len(lines) != 2 || json.Unmarshal([]byte(lines[0]), &prompt) != nil || json.Unmarshal([]byte(lines[1]), &answer) != nil ||
+		prompt.Type != "user" || prompt.ParentUUID != nil || string(prompt.Message.Content) != `"go"` || prompt.AgentID != id ||
+		answer.Type != "assistant" || answer.ParentUUID == nil || *answer.ParentUUID != prompt.UUID || string(answer.Message.Content) != `[{"type":"text","text":"background answer"}]` {
+		t.Fatalf("output file %s:\n%s", file, strings.Join(lines, "\n"))
 	}
 	id = idOf(s.Call(ctx, tool.Call{Name: "task", Input: json.RawMessage(`{"description":"hangs","prompt":"hang","subagent_type":"Plan","run_in_background":true}`)}))
 	kill := s.Call(ctx, tool.Call{Name: "task_kill", Input: json.RawMessage(fmt.Sprintf(`{"task_id":%q}`, id))})
@@ -350,4 +367,13 @@ func TestTaskInBackground(t *testing.T) {
 	if !strings.Contains(text(out), "killed") {
 		t.Fatalf("task_output after the kill: %s", text(out))
 	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
