@@ -154,9 +154,17 @@ func (a *subagents) Run(ctx context.Context, env *tool.Env, in tools.TaskInput) 
 	}
 	a.mu.Lock()
 	loop, resumed := a.transcripts[in.Resume]
+	prev := a.background[in.Resume]
 	a.mu.Unlock()
 	if in.Resume != "" && !resumed {
 		return nil, taskError(tool.InvalidInput, "no agent %q to resume in this session; give the agentId a task result named", in.Resume)
+	}
+	if prev != nil {
+		select {
+		case <-prev.done:
+		default:
+			return nil, taskError(tool.InvalidInput, "agent %s is still running in the background: read its result with %s (block it to wait), or stop it with %s, before resuming it", in.Resume, tool.ToolName("task_output"), tool.ToolName("task_kill"))
+		}
 	}
 	id := in.Resume
 	if id == "" {
@@ -210,7 +218,7 @@ func (a *subagents) Run(ctx context.Context, env *tool.Env, in tools.TaskInput) 
 	}
 	// Its transcript goes to its output file as it runs, beside the
 	// background commands' in the session's tasks/ directory.
-	f, path, err := a.parent.taskFile(id)
+	f, path, err := a.parent.taskFile(id, prev != nil)
 	if err != nil {
 		child.Close()
 		return nil, taskError(tool.AgentFailed, "making agent %s's output file: %v", id, err)
@@ -413,15 +421,20 @@ func (s *Session) enabledTools() []tool.Info {
 // taskFile makes the output file of background task id in the session's
 // tasks/ directory, where the background commands' are (see tempdir.go):
 // new (O_EXCL), through a handle on the directory, so never through a
-// link planted at its name.
-func (s *Session) taskFile(id string) (*os.File, string, error) {
+// link planted at its name; with again, the one an earlier background run
+// of id made, to append to.
+func (s *Session) taskFile(id string, again bool) (*os.File, string, error) {
 	dir, err := os.OpenRoot(filepath.Join(s.dir, "tasks"))
 	if err != nil {
 		return nil, "", err
 	}
 	defer dir.Close()
 	name := id + ".output"
-	f, err := dir.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	if again {
+		flags = os.O_WRONLY | os.O_APPEND
+	}
+	f, err := dir.OpenFile(name, flags, 0o600)
 	if err != nil {
 		return nil, "", err
 	}

@@ -358,7 +358,23 @@ func TestTaskInBackground(t *testing.T) {
 		answer.Type != "assistant" || answer.ParentUUID == nil || *answer.ParentUUID != prompt.UUID || string(answer.Message.Content) != `[{"type":"text","text":"background answer"}]` {
 		t.Fatalf("output file %s:\n%s", file, strings.Join(lines, "\n"))
 	}
+	// Resumed in the background again, it appends to the same file.
+	again := idOf(s.Call(ctx, tool.Call{Name: "task", Input: json.RawMessage(fmt.Sprintf(`{"description":"bg","prompt":"more","subagent_type":"Plan","run_in_background":true,"resume":%q}`, id))}))
+	if again != id {
+		t.Fatalf("resumed as %s, not %s", again, id)
+	}
+	if out := s.Call(ctx, tool.Call{Name: "task_output", Input: json.RawMessage(fmt.Sprintf(`{"task_id":%q,"timeout":60000}`, id))}); out.IsError {
+		t.Fatalf("task_output of the resumed agent: %s", text(out))
+	}
+	if lines := strings.Count(readFile(t, file), "\n"); lines != 4 {
+		t.Fatalf("after the resumed run the output file has %d lines, want 4:\n%s", lines, readFile(t, file))
+	}
 	id = idOf(s.Call(ctx, tool.Call{Name: "task", Input: json.RawMessage(`{"description":"hangs","prompt":"hang","subagent_type":"Plan","run_in_background":true}`)}))
+	// An agent still running cannot be resumed.
+	busy := s.Call(ctx, tool.Call{Name: "task", Input: json.RawMessage(fmt.Sprintf(`{"description":"again","prompt":"x","subagent_type":"Plan","resume":%q}`, id))})
+	if !busy.IsError || !strings.Contains(text(busy), "is still running in the background") {
+		t.Fatalf("resuming a running agent: %s", text(busy))
+	}
 	kill := s.Call(ctx, tool.Call{Name: "task_kill", Input: json.RawMessage(fmt.Sprintf(`{"task_id":%q}`, id))})
 	if kill.IsError || !strings.Contains(text(kill), "killed") {
 		t.Fatalf("task_kill: %s", text(kill))
