@@ -126,6 +126,7 @@ type backgroundAgent struct {
 	err    error
 	start  time.Time
 	desc   string
+	file   string // its output file: the transcript, as it runs
 	killed atomic.Bool
 }
 
@@ -153,9 +154,17 @@ func (a *subagents) Run(ctx context.Context, env *tool.Env, in tools.TaskInput) 
 	}
 	a.mu.Lock()
 	loop, resumed := a.transcripts[in.Resume]
+	prev := a.background[in.Resume]
 	a.mu.Unlock()
 	if in.Resume != "" && !resumed {
 		return nil, taskError(tool.InvalidInput, "no agent %q to resume in this session; give the agentId a task result named", in.Resume)
+	}
+	if prev != nil {
+		select {
+		case <-prev.done:
+		default:
+			return nil, taskError(tool.InvalidInput, "agent %s is still running in the background: read its result with %s (block it to wait), or stop it with %s, before resuming it", in.Resume, tool.ToolName("task_output"), tool.ToolName("task_kill"))
+		}
 	}
 	id := in.Resume
 	if id == "" {
@@ -207,8 +216,17 @@ func (a *subagents) Run(ctx context.Context, env *tool.Env, in tools.TaskInput) 
 	if !in.RunInBackground {
 		return run(ctx)
 	}
+	// Its transcript goes to its output file as it runs, beside the
+	// background commands' in the session's tasks/ directory.
+	f, path, err := a.parent.taskFile(id, prev != nil)
+	if err != nil {
+		child.Close()
+		return nil, taskError(tool.AgentFailed, "making agent %s's output file: %v", id, err)
+	}
+	tr := &agent.Transcript{W: f, AgentID: id, SessionID: filepath.Base(a.parent.dir), Cwd: child.state.Cwd(), Version: Version}
+	loop.Record = tr.Record
 	bctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	bg := &backgroundAgent{cancel: cancel, done: make(chan struct{}), start: time.Now(), desc: in.Description}
+	bg := &backgroundAgent{cancel: cancel, done: make(chan struct{}), start: time.Now(), desc: in.Description, file: path}
 	a.mu.Lock()
 	if a.background == nil {
 		a.background = map[string]*backgroundAgent{}
@@ -218,8 +236,12 @@ func (a *subagents) Run(ctx context.Context, env *tool.Env, in tools.TaskInput) 
 	go func() {
 		defer close(bg.done)
 		bg.out, bg.err = run(bctx)
+		loop.Record = nil // a resumed run is a foreground one
+		if err := errors.Join(tr.Err(), f.Close()); err != nil {
+			r.log.Warn("background agent's output file", "agent", id, "err", err)
+		}
 	}()
-	return &tools.TaskResult{AgentID: id, Status: "async_launched", Description: in.Description}, nil
+	return &tools.TaskResult{AgentID: id, Status: "async_launched", Description: in.Description, OutputFile: path}, nil
 }
 
 // Background implements tools.Subagents.
@@ -263,7 +285,7 @@ func (a *subagents) Kill(id string) (tools.BackgroundAgent, bool) {
 
 // state is a background agent's state now.
 func (bg *backgroundAgent) state() tools.BackgroundAgent {
-	st := tools.BackgroundAgent{Description: bg.desc, Status: "running", Duration: time.Since(bg.start)}
+	st := tools.BackgroundAgent{Description: bg.desc, Status: "running", Duration: time.Since(bg.start), OutputFile: bg.file}
 	select {
 	case <-bg.done:
 	default:
@@ -274,7 +296,10 @@ func (bg *backgroundAgent) state() tools.BackgroundAgent {
 		st.Status = "killed"
 	case bg.err != nil:
 		st.Status = "failed"
-		st.Text = bg.err.Error()
+		st.Error = bg.err.Error()
+		if e, ok := bg.err.(*tool.Error); ok {
+			st.Error = e.Message
+		}
 	default:
 		st.Status = "completed"
 		for _, c := range bg.out.Content() {
@@ -391,4 +416,27 @@ func (s *Session) enabledTools() []tool.Info {
 		}
 	}
 	return out
+}
+
+// taskFile makes the output file of background task id in the session's
+// tasks/ directory, where the background commands' are (see tempdir.go):
+// new (O_EXCL), through a handle on the directory, so never through a
+// link planted at its name; with again, the one an earlier background run
+// of id made, to append to.
+func (s *Session) taskFile(id string, again bool) (*os.File, string, error) {
+	dir, err := os.OpenRoot(filepath.Join(s.dir, "tasks"))
+	if err != nil {
+		return nil, "", err
+	}
+	defer dir.Close()
+	name := id + ".output"
+	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	if again {
+		flags = os.O_WRONLY | os.O_APPEND
+	}
+	f, err := dir.OpenFile(name, flags, 0o600)
+	if err != nil {
+		return nil, "", err
+	}
+	return f, filepath.Join(dir.Name(), name), nil
 }

@@ -338,10 +338,43 @@ func TestTaskInBackground(t *testing.T) {
 	}
 	id := idOf(s.Call(ctx, tool.Call{Name: "task", Input: json.RawMessage(`{"description":"bg","prompt":"go","subagent_type":"Plan","run_in_background":true}`)}))
 	out := s.Call(ctx, tool.Call{Name: "task_output", Input: json.RawMessage(fmt.Sprintf(`{"task_id":%q,"timeout":60000}`, id))})
-	if out.IsError || !strings.Contains(text(out), "completed, exit code 0") || !strings.Contains(text(out), "background answer") {
+	file := filepath.Join(filepath.Dir(s.TempDir()), "tasks", id+".output")
+	if out.IsError || !strings.HasPrefix(text(out), "task "+id+" (agent: bg): completed\ntranscript: "+file+"\nbackground answer") {
 		t.Fatalf("task_output: %s", text(out))
 	}
+	// The output file is the agent's transcript: the prompt, then the answer.
+	lines := strings.Split(strings.TrimSuffix(readFile(t, file), "\n"), "\n")
+	var prompt, answer struct {
+		ParentUUID *string `json:"parentUuid"`
+		AgentID    string  `json:"agentId"`
+		Type       string  `json:"type"`
+		UUID       string  `json:"uuid"`
+		Message    struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"message"`
+	}
+	if len(lines) != 2 || json.Unmarshal([]byte(lines[0]), &prompt) != nil || json.Unmarshal([]byte(lines[1]), &answer) != nil ||
+		prompt.Type != "user" || prompt.ParentUUID != nil || string(prompt.Message.Content) != `"go"` || prompt.AgentID != id ||
+		answer.Type != "assistant" || answer.ParentUUID == nil || *answer.ParentUUID != prompt.UUID || string(answer.Message.Content) != `[{"type":"text","text":"background answer"}]` {
+		t.Fatalf("output file %s:\n%s", file, strings.Join(lines, "\n"))
+	}
+	// Resumed in the background again, it appends to the same file.
+	again := idOf(s.Call(ctx, tool.Call{Name: "task", Input: json.RawMessage(fmt.Sprintf(`{"description":"bg","prompt":"more","subagent_type":"Plan","run_in_background":true,"resume":%q}`, id))}))
+	if again != id {
+		t.Fatalf("resumed as %s, not %s", again, id)
+	}
+	if out := s.Call(ctx, tool.Call{Name: "task_output", Input: json.RawMessage(fmt.Sprintf(`{"task_id":%q,"timeout":60000}`, id))}); out.IsError {
+		t.Fatalf("task_output of the resumed agent: %s", text(out))
+	}
+	if lines := strings.Count(readFile(t, file), "\n"); lines != 4 {
+		t.Fatalf("after the resumed run the output file has %d lines, want 4:\n%s", lines, readFile(t, file))
+	}
 	id = idOf(s.Call(ctx, tool.Call{Name: "task", Input: json.RawMessage(`{"description":"hangs","prompt":"hang","subagent_type":"Plan","run_in_background":true}`)}))
+	// An agent still running cannot be resumed.
+	busy := s.Call(ctx, tool.Call{Name: "task", Input: json.RawMessage(fmt.Sprintf(`{"description":"again","prompt":"x","subagent_type":"Plan","resume":%q}`, id))})
+	if !busy.IsError || !strings.Contains(text(busy), "is still running in the background") {
+		t.Fatalf("resuming a running agent: %s", text(busy))
+	}
 	kill := s.Call(ctx, tool.Call{Name: "task_kill", Input: json.RawMessage(fmt.Sprintf(`{"task_id":%q}`, id))})
 	if kill.IsError || !strings.Contains(text(kill), "killed") {
 		t.Fatalf("task_kill: %s", text(kill))
@@ -350,4 +383,13 @@ func TestTaskInBackground(t *testing.T) {
 	if !strings.Contains(text(out), "killed") {
 		t.Fatalf("task_output after the kill: %s", text(out))
 	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

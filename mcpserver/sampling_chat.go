@@ -20,7 +20,8 @@ var _ model.Chat = samplingModel{}
 // Chat implements model.Chat with sampling/createMessage and tools
 // (protocol 2025-11-25): a subagent's turn, asked of the client's model
 // while the task call runs. Clients on protocol 2026-07-28 take no request
-// during a call (SEP-2322); offersAgentSampling leaves them out.
+// during a call (SEP-2322): the call waits parked, and the turn goes to the
+// client as an input request in the call's result (see agent_rounds.go).
 func (m samplingModel) Chat(ctx context.Context, req *model.Request) (*model.Reply, error) {
 	params := &mcp.CreateMessageWithToolsParams{
 		SystemPrompt: req.System,
@@ -56,7 +57,13 @@ func (m samplingModel) Chat(ctx context.Context, req *model.Request) (*model.Rep
 	for _, t := range req.Tools {
 		params.Tools = append(params.Tools, &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})
 	}
-	r, err := m.ss.CreateMessageWithTools(ctx, params)
+	var r *mcp.CreateMessageWithToolsResult
+	var err error
+	if p, ok := ctx.Value(parkedKey{}).(*parkedCall); ok {
+		r, err = p.ask(ctx, params)
+	} else {
+		r, err = m.ss.CreateMessageWithTools(ctx, params)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("sampling: %w", err)
 	}
@@ -80,14 +87,10 @@ func (m samplingModel) Chat(ctx context.Context, req *model.Request) (*model.Rep
 }
 
 // offersAgentSampling reports whether the client of ss can run a
-// subagent's turns: it answers sampling with tools, on a protocol version
-// that lets the server ask while a call runs (before 2026-07-28).
+// subagent's turns: it answers sampling with tools (asked while the call
+// waits before protocol 2026-07-28, in the call's rounds from it on).
 func offersAgentSampling(ss *mcp.ServerSession) bool {
-	if !offersSampling(ss) {
-		return false
-	}
-	p := ss.InitializeParams()
-	return p.Capabilities.Sampling.Tools != nil && p.ProtocolVersion < "2026-07-28"
+	return offersSampling(ss) && ss.InitializeParams().Capabilities.Sampling.Tools != nil
 }
 
 // samplingCompleter asks the client's model single questions only.

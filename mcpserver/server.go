@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/hands-dev/hands"
@@ -46,7 +47,8 @@ type Server struct {
 	sessions map[*mcp.ServerSession]*session
 	shared   *session // the session of stateless requests, once one came
 	idle     *idleSessions
-	lines    *lineConn // the stdio client's connection, for notifications of Hands's own
+	lines    *lineConn   // the stdio client's connection, for notifications of Hands's own
+	parked   parkedCalls // task calls waiting for their client's model (agent_rounds.go)
 }
 
 type session struct {
@@ -309,6 +311,13 @@ func (s *Server) handler(name string, stateless bool) mcp.ToolHandler {
 			args = req.Params.Arguments
 		}
 		call := tool.Call{Name: name, Input: args}
+		if req.Params != nil && strings.HasPrefix(req.Params.RequestState, parkedPrefix) {
+			out, res, finished, err := s.resumeParked(ctx, req, sess)
+			if !finished || err != nil {
+				return out, err
+			}
+			return s.callResult(ctx, req, sess, res)
+		}
 		var answers mcp.InputResponseMap
 		if req.Params != nil {
 			if answers, err = decodeState(req.Params.RequestState); err != nil {
@@ -325,7 +334,20 @@ func (s *Server) handler(name string, stateless bool) mcp.ToolHandler {
 		pctx := s.withProgress(ctx, req)
 		for round := 1; ; round++ {
 			ask := &askState{session: req.Session, responses: answers}
-			res = sess.stream.Go(context.WithValue(pctx, askKey{}, ask), call)()
+			if s.parksAgents(req, sess, name) {
+				if r := refuseBackground(call); r != nil {
+					return s.callResult(ctx, req, sess, *r)
+				}
+				// Not pctx: the call outlives this request, whose progress
+				// token ends with it.
+				out, pres, finished, err := s.await(ctx, s.startParked(ctx, sess, call, ask))
+				if !finished || err != nil {
+					return out, err
+				}
+				res = pres
+			} else {
+				res = sess.stream.Go(context.WithValue(pctx, askKey{}, ask), call)()
+			}
 			if ask.needed == nil {
 				break
 			}
@@ -352,13 +374,18 @@ func (s *Server) handler(name string, stateless bool) mcp.ToolHandler {
 			}
 			maps.Copy(answers, got)
 		}
-		if res.Code == tool.Canceled && ctx.Err() != nil {
-			// The client cancelled: it expects no result, and the SDK
-			// answers a cancelled request itself.
-			return nil, ctx.Err()
-		}
-		return toMCP(withInbox(res, &sess.inbox), s.structuredFor(req.Session)), nil
+		return s.callResult(ctx, req, sess, res)
 	}
+}
+
+// callResult is the MCP result of a call that ran.
+func (s *Server) callResult(ctx context.Context, req *mcp.CallToolRequest, sess *session, res tool.Result) (*mcp.CallToolResult, error) {
+	if res.Code == tool.Canceled && ctx.Err() != nil {
+		// The client cancelled: it expects no result, and the SDK
+		// answers a cancelled request itself.
+		return nil, ctx.Err()
+	}
+	return toMCP(withInbox(res, &sess.inbox), s.structuredFor(req.Session)), nil
 }
 
 // session returns the Hands session of an MCP session, starting it on the
@@ -392,6 +419,7 @@ func (s *Server) session(ss *mcp.ServerSession) (*session, error) {
 		go func() {
 			_ = ss.Wait()
 			close(done)
+			s.parked.closeSession(sess)
 			s.mu.Lock()
 			delete(s.sessions, ss)
 			s.mu.Unlock()
@@ -554,6 +582,7 @@ func (s *Server) Close() error {
 }
 
 func (s *Server) closeAll() {
+	s.parked.closeAll()
 	s.mu.Lock()
 	sessions := slices.Collect(maps.Values(s.sessions))
 	s.sessions = map[*mcp.ServerSession]*session{}

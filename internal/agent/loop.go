@@ -31,6 +31,11 @@ type Loop struct {
 	MaxTurns int
 	// Progress, when set, hears of each turn.
 	Progress func(message string)
+	// Record, when set, hears of each message as it joins the
+	// conversation: the prompt, each reply (with r, the model's turn) and
+	// each turn's tool results (r nil). A background agent's transcript
+	// (see Transcript) is written this way.
+	Record func(m model.Message, r *model.Reply)
 
 	// Messages are the conversation so far; Run appends to it, so a
 	// later Run continues the conversation (Task's resume).
@@ -56,7 +61,7 @@ func (l *Loop) Run(ctx context.Context, prompt string) (Outcome, error) {
 	for i, t := range l.Tools {
 		defs[i] = model.ToolDef{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}
 	}
-	l.Messages = append(l.Messages, model.Message{Role: model.User, Content: []model.Block{{Type: model.Text, Text: prompt}}})
+	l.add(model.Message{Role: model.User, Content: []model.Block{{Type: model.Text, Text: prompt}}}, nil)
 	for out.Turns < l.MaxTurns {
 		if err := ctx.Err(); err != nil {
 			return out, err
@@ -70,7 +75,7 @@ func (l *Loop) Run(ctx context.Context, prompt string) (Outcome, error) {
 		}
 		out.Turns++
 		out.Usage = out.Usage.Add(reply.Usage)
-		l.Messages = append(l.Messages, model.Message{Role: model.Assistant, Content: reply.Content})
+		l.add(model.Message{Role: model.Assistant, Content: reply.Content}, reply)
 		uses := reply.ToolCalls()
 		if len(uses) == 0 {
 			out.Text = reply.Text()
@@ -94,7 +99,7 @@ func (l *Loop) Run(ctx context.Context, prompt string) (Outcome, error) {
 		for i, u := range uses {
 			blocks[i] = model.Block{Type: model.ToolResult, ID: u.ID, Text: resultText(results[i]), IsError: results[i].IsError}
 		}
-		l.Messages = append(l.Messages, model.Message{Role: model.User, Content: blocks})
+		l.add(model.Message{Role: model.User, Content: blocks}, nil)
 	}
 	// The last answer's text, if any, is what the agent got to.
 	for i := len(l.Messages) - 1; i >= 0; i-- {
@@ -104,6 +109,14 @@ func (l *Loop) Run(ctx context.Context, prompt string) (Outcome, error) {
 		}
 	}
 	return out, ErrMaxTurns
+}
+
+// add appends m to the conversation and tells Record.
+func (l *Loop) add(m model.Message, r *model.Reply) {
+	l.Messages = append(l.Messages, m)
+	if l.Record != nil {
+		l.Record(m, r)
+	}
 }
 
 // resultText is a result as the model reads it: its text blocks, images

@@ -212,6 +212,8 @@ func renderClaude(r *Rendering) {
 		r.Text(claudeBash(out))
 	case *tools.TaskOutputOutput:
 		r.Text(claudeTaskOutput(out))
+	case *tools.TaskResult:
+		r.Res.Content = claudeTaskResult(out)
 	case *tools.TaskKillOutput:
 		if out.AlreadyFinished {
 			r.Text(fmt.Sprintf("Shell %s is not running, so cannot be killed (status: %s)", out.TaskID, out.Status))
@@ -640,6 +642,9 @@ func claudeTaskOutput(o *tools.TaskOutputOutput) string {
 		status = "killed"
 	case o.ExitCode != nil && *o.ExitCode != 0:
 		status = "failed"
+	}
+	if o.Agent {
+		return claudeAgentOutput(o, retrieval)
 	}
 	parts := []string{
 		"<retrieval_status>" + retrieval + "</retrieval_status>",

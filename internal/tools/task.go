@@ -46,6 +46,9 @@ type TaskResult struct {
 	Usage bool `json:"-"`
 	// Description echoes the call's, for a background agent's notice.
 	Description string `json:"description,omitempty"`
+	// OutputFile is a background agent's output file: its transcript, one
+	// JSON line a message, written as it runs (readable with task_output).
+	OutputFile string `json:"output_file,omitempty"`
 }
 
 // Subagents runs the Task tool's agents for a session. The host builds
@@ -69,9 +72,13 @@ type BackgroundAgent struct {
 	// Status is running, completed, failed or killed.
 	Status string
 	// Text is the result as the task call would have given it, once the
-	// agent has finished.
-	Text     string
+	// agent has completed.
+	Text string
+	// Error says why a failed agent failed.
+	Error    string
 	Duration time.Duration
+	// OutputFile holds the agent's transcript as it runs.
+	OutputFile string
 }
 
 // Task is the subagent tool.
@@ -120,7 +127,7 @@ func (o *TaskResult) NewUsage(u model.Usage) {
 // the agent id to resume it by, and the usage figures.
 func (o *TaskResult) Content() []tool.Content {
 	if o.Status == "async_launched" {
-		return []tool.Content{tool.Text(fmt.Sprintf("Async agent launched successfully.\nagentId: %s (This is an internal ID for your use, do not mention it to user. Use this ID to retrieve results with %s when the agent finishes).\nThe agent is currently working in the background. If you have other tasks you should continue working on them now.", o.AgentID, tool.ToolName("task_output")))}
+		return []tool.Content{tool.Text(fmt.Sprintf("Async agent launched successfully.\nagentId: %s (read its result with %s; stop it with %s)\noutput_file: %s (its transcript, one JSON line a message, written as it runs)", o.AgentID, tool.ToolName("task_output"), tool.ToolName("task_kill"), o.OutputFile))}
 	}
 	var b strings.Builder
 	b.WriteString(o.Text)

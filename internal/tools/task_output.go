@@ -4,6 +4,8 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -37,6 +39,12 @@ type TaskOutputOutput struct {
 	FullOutputPath string `json:"full_output_path,omitempty"`
 	CwdNote        string `json:"cwd_note,omitempty"`
 	DurationMS     int64  `json:"duration_ms"`
+	// Agent marks a background agent's output: Output is then its
+	// transcript (its output file, whole), Result its answer once it has
+	// completed and Error why it failed.
+	Agent  bool   `json:"agent,omitzero"`
+	Result string `json:"result,omitempty"`
+	Error  string `json:"error,omitempty"`
 }
 
 // TaskOutput returns the task_output tool.
@@ -71,15 +79,7 @@ func runTaskOutput(ctx context.Context, env *tool.Env, in TaskOutputInput) (*Tas
 	}
 	if st.Agents != nil {
 		if b, ok := st.Agents.Background(ctx, in.TaskID, block, wait); ok {
-			out := &TaskOutputOutput{TaskID: in.TaskID, Command: "agent: " + b.Description, Status: b.Status, Output: b.Text, DurationMS: b.Duration.Milliseconds()}
-			if b.Status != string(jobs.Running) {
-				code := 0
-				if b.Status != "completed" {
-					code = 1
-				}
-				out.ExitCode = &code
-			}
-			return out, nil
+			return agentOutput(in.TaskID, b)
 		}
 	}
 	m := st.startedJobs()
@@ -121,6 +121,38 @@ func runTaskOutput(ctx context.Context, env *tool.Env, in TaskOutputInput) (*Tas
 	return out, nil
 }
 
+// maxAgentOutput bounds what task_output reads of an agent's transcript;
+// past it, the transcript's last part is shown.
+const maxAgentOutput = 8 << 20
+
+// agentOutput is a background agent's state and transcript.
+func agentOutput(id string, b BackgroundAgent) (*TaskOutputOutput, error) {
+	out := &TaskOutputOutput{TaskID: id, Command: "agent: " + b.Description, Status: b.Status, DurationMS: b.Duration.Milliseconds(),
+		Agent: true, Result: b.Text, Error: b.Error, FullOutputPath: b.OutputFile}
+	if b.OutputFile == "" {
+		return out, nil
+	}
+	f, err := os.Open(b.OutputFile)
+	if err != nil {
+		return nil, toolErr(tool.IOError, "could not read agent %s's output file: %v", id, err).With("task_id", id)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err == nil && fi.Size() > maxAgentOutput {
+		_, err = f.Seek(fi.Size()-maxAgentOutput, io.SeekStart)
+		out.Truncated = true
+	}
+	var data []byte
+	if err == nil {
+		data, err = io.ReadAll(io.LimitReader(f, maxAgentOutput))
+	}
+	if err != nil {
+		return nil, toolErr(tool.IOError, "could not read agent %s's output file: %v", id, err).With("task_id", id)
+	}
+	out.Output = string(data)
+	return out, nil
+}
+
 // jobEnd says where a job stands once task_output has waited for it.
 func jobEnd(res *jobs.JobOutput) string {
 	switch {
@@ -152,9 +184,22 @@ func (o *TaskOutputOutput) Content() []tool.Content {
 	if o.Signal != "" {
 		fmt.Fprintf(&b, ", killed by %s", o.Signal)
 	}
+	if o.Error != "" {
+		fmt.Fprintf(&b, ": %s", o.Error)
+	}
 	b.WriteString("\n")
 	if o.CwdNote != "" {
 		fmt.Fprintf(&b, "[%s]\n", o.CwdNote)
+	}
+	if o.Agent {
+		// The answer; the transcript stays in its file.
+		fmt.Fprintf(&b, "transcript: %s\n", o.FullOutputPath)
+		if o.Result != "" {
+			b.WriteString(o.Result)
+		} else {
+			b.WriteString("(no answer yet)")
+		}
+		return []tool.Content{tool.Text(b.String())}
 	}
 	if o.Output == "" {
 		b.WriteString("(no new output)")

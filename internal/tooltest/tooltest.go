@@ -83,6 +83,9 @@ type Hooks struct {
 var (
 	agentID    = regexp.MustCompile(`(agentId: |agent |resume=")a[0-9a-f]{8}\b`)
 	durationMS = regexp.MustCompile(`duration_ms: \d+`)
+	// A background agent's transcript names its lines and their times.
+	uuid      = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+	timestamp = regexp.MustCompile(`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z`)
 )
 
 // Run runs every .txtar scenario under dir as a subtest.
@@ -416,7 +419,12 @@ func runFile(t *testing.T, file string, h Hooks) {
 		startPeers(t, c, sess, s)
 	}
 	var got strings.Builder
+	var agents []string // the agent ids the results named, in order
 	for i, c := range s.Calls {
+		if len(agents) > 0 {
+			// $AGENT in a call is the agent the last task call started.
+			c.Input = json.RawMessage(strings.ReplaceAll(string(c.Input), "$AGENT", agents[len(agents)-1]))
+		}
 		c.Input = json.RawMessage(strings.ReplaceAll(string(c.Input), "$ROOT", ws))
 		c.Input = json.RawMessage(strings.ReplaceAll(string(c.Input), "$SESSION", sessionName(sess)))
 		if site != "" {
@@ -436,6 +444,9 @@ func runFile(t *testing.T, file string, h Hooks) {
 		if h.Check != nil {
 			h.Check(t, rt.Profile(), res)
 		}
+		for _, m := range agentID.FindAllStringSubmatch(res.TextOf(), -1) {
+			agents = append(agents, strings.TrimPrefix(m[0], m[1]))
+		}
 		got.WriteString(Format(res))
 	}
 	out := got.String()
@@ -449,6 +460,12 @@ func runFile(t *testing.T, file string, h Hooks) {
 	out = strings.ReplaceAll(out, root, "$ROOT/..") // a path that left the root
 	// A subagent's id and time change from run to run.
 	out = agentID.ReplaceAllString(out, "${1}$$AGENT")
+	for _, id := range agents {
+		out = strings.ReplaceAll(out, id, "$AGENT")
+	}
+	out = uuid.ReplaceAllString(out, "$$UUID")
+	out = timestamp.ReplaceAllString(out, "$$TIMESTAMP")
+	out = strings.ReplaceAll(out, `"version":"`+hands.Version+`"`, `"version":"$VERSION"`)
 	out = durationMS.ReplaceAllString(out, "duration_ms: $$MS")
 	if h.Scrub != nil {
 		out = h.Scrub(out)
