@@ -91,15 +91,16 @@ func TestTimeoutKillsWhenNotDetached(t *testing.T) {
 }
 
 // A background job's output file is made new through the directory's
-// handle: a link planted at its name is not written through, the job runs
-// all the same (its output kept in memory), and nothing outside changes.
+// handle: a link planted at its name is not written through, the job
+// takes the next free name instead (the directory may be shared with
+// other sessions), and nothing outside changes.
 func TestJobOutputFileRefusesAPlantedLink(t *testing.T) {
 	outDir := t.TempDir()
 	victim := filepath.Join(t.TempDir(), "victim")
 	if err := os.WriteFile(victim, []byte("keep me"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	// The first job is job-1: plant a link at its name.
+	// The first job would be job-1: plant a link at its name.
 	if err := os.Symlink(victim, filepath.Join(outDir, "job-1.output")); err != nil {
 		t.Fatal(err)
 	}
@@ -108,11 +109,11 @@ func TestJobOutputFileRefusesAPlantedLink(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if id != "job-1" {
-		t.Fatalf("first job is %s, want job-1", id)
+	if id == "job-1" {
+		t.Fatalf("first job is %s, whose name a link holds", id)
 	}
-	if f, err := m.OutputFile(id); err != nil || f != "" {
-		t.Fatalf("OutputFile = %q, %v; want none", f, err)
+	if f, err := m.OutputFile(id); err != nil || f != filepath.Join(outDir, id+".output") {
+		t.Fatalf("OutputFile = %q, %v", f, err)
 	}
 	jo, err := m.Output(context.Background(), id, true, 0)
 	if err != nil || jo.Output.String() != "planted\n" {

@@ -36,7 +36,7 @@ func claude(lim tools.Limits) *Profile {
 		Behavior: tools.Behavior{ReadFilesOnly: true, ReadWholeFile: true, ReadPastEndIsEmpty: true,
 			EditCreatesFile: true, EditRefusesNotebooks: true, GlobAll: true, GrepHidden: true, GrepByPath: true, GrepBadPatternFindsNothing: true,
 			NotebookSourceString: true, TaskOutputWhole: true, CommandFailureIsError: true, ExitPlanWithoutPlan: true,
-			ShellNamedByPath: true, ShellRawText: true, TimeoutToBackground: true, GrepWhole: true},
+			ShellNamedByPath: true, ShellRawText: true, TimeoutToBackground: true, GrepWhole: true, ClaudeSessionFiles: true},
 		Render: renderClaude,
 		Tools: []Entry{
 			claudeTask,

@@ -98,7 +98,11 @@ func (s *Set) Denied(abs string) bool {
 // deny pattern: what a walk checks of a directory it opened by path.
 func (s *Set) Allows(real string) bool {
 	_, _, in := s.Contains(real)
-	return in && !s.Denied(real)
+	if !in {
+		_, in = s.granted(real)
+		return in
+	}
+	return !s.Denied(real)
 }
 
 // deniedBy returns the first pattern that matches abs.

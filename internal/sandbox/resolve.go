@@ -62,6 +62,9 @@ func (s *Set) Resolve(cwd, p string) (Path, error) {
 
 	start, ok := s.real(req)
 	if !ok {
+		if gp, ok := s.granted(req); ok {
+			return gp, nil
+		}
 		return Path{}, denied(op, req, "is outside the allowed roots", s.Roots())
 	}
 	if pat, ok := s.deniedBy(req); ok {

@@ -207,6 +207,11 @@ func (s Seen) Unchanged(fi os.FileInfo, content []byte) bool {
 // behaviour; each profile sets its defaults, and a host may set any of them
 // (hands.Options.Behavior).
 type Behavior struct {
+	// ClaudeSessionFiles keeps oversized results and background jobs'
+	// output where Claude Code 2.1.7 keeps them (~/.claude/projects/…/
+	// tool-results, /tmp/claude/…/tasks) instead of the session's private
+	// directory, so the model sees the paths it knows (package hands).
+	ClaudeSessionFiles bool `json:"claude_session_files,omitempty"`
 	// WriteWithoutRead lets write replace an existing file this session has
 	// not read, or that changed since (seed 001's write_file, seed 002's
 	// file_write and seed 004's write_file do not track reads).

@@ -63,6 +63,7 @@ import (
 
 	"github.com/hands-dev/hands"
 	"github.com/hands-dev/hands/coord"
+	"github.com/hands-dev/hands/internal/claudedirs"
 	"github.com/hands-dev/hands/internal/tools"
 	"github.com/hands-dev/hands/tool"
 	"golang.org/x/tools/txtar"
@@ -362,6 +363,13 @@ func runFile(t *testing.T, file string, h Hooks) {
 	}
 	opts := s.Options
 	opts.Roots = []string{ws}
+	// Where the claude profile keeps its session files, as Claude Code
+	// does: under the test's directory, not the user's.
+	opts.ClaudeConfigDir = filepath.Join(root, "claude-config")
+	opts.ClaudeTempDir = filepath.Join(root, "claude-tmp")
+	if err := os.Mkdir(opts.ClaudeTempDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
 	if len(s.Replies) > 0 {
 		replies := s.Replies
 		opts.AskUser = func(context.Context, tool.Prompt) (tool.Reply, error) {
@@ -442,6 +450,10 @@ func runFile(t *testing.T, file string, h Hooks) {
 	if site != "" {
 		out = strings.ReplaceAll(out, site, "$SITE")
 	}
+	out = strings.ReplaceAll(out, opts.ClaudeConfigDir, "$CLAUDE_CONFIG")
+	out = strings.ReplaceAll(out, opts.ClaudeTempDir, "$CLAUDE_TMP")
+	out = strings.ReplaceAll(out, claudedirs.Slug(ws), "$SLUG")
+	out = uuid.ReplaceAllString(out, "$$UUID")
 	out = strings.ReplaceAll(out, sess.TempDir(), "$TMP")
 	out = strings.ReplaceAll(out, filepath.Dir(sess.TempDir()), "$SESSIONDIR")
 	out = strings.ReplaceAll(out, sessionName(sess), "$SESSION")
@@ -518,6 +530,10 @@ func rewrite(file string, data []byte, want string, after map[string][]byte) err
 	ar.Files = files
 	return os.WriteFile(file, txtar.Format(ar), 0o644)
 }
+
+// uuid matches a session's UUID, which names its results directory under
+// the claude profile.
+var uuid = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 
 // sessionName is the name of a session's directory, which names its plan
 // file.
