@@ -49,6 +49,9 @@ type fileDir struct {
 	refused func(error)                  // told when open fails
 	grants  *sandbox.Grants
 	cleanup func() // after the files are removed, at close
+	// searchable grants searching the directory (Glob, Grep over it),
+	// which must then be the session's alone.
+	searchable bool
 
 	mu     sync.Mutex
 	opened bool
@@ -67,13 +70,23 @@ func (d *fileDir) get() (*sandbox.Dir, error) {
 	d.opened = true
 	if d.open != nil {
 		if d.dir, d.err = d.open(); d.err == nil {
+			d.grantDir()
 			return d.dir, nil
 		}
 		d.refused(d.err)
 		d.cleanup = nil
 	}
 	d.dir, d.err = d.private()
+	if d.err == nil {
+		d.grantDir()
+	}
 	return d.dir, d.err
+}
+
+func (d *fileDir) grantDir() {
+	if d.searchable {
+		d.grants.AddDir(d.dir)
+	}
 }
 
 // Create makes the file name new in the directory, grants it to the
@@ -125,6 +138,7 @@ func (d *fileDir) close() error {
 		}
 	}
 	d.names = nil
+	d.grants.Remove(d.dir, ".")
 	errs = append(errs, d.dir.Close())
 	d.dir = nil
 	if d.cleanup != nil {
@@ -137,7 +151,9 @@ func (d *fileDir) close() error {
 // jobs' output, in dir, the session's private directory, or where the
 // profile keeps them.
 func (r *Runtime) sessionFiles(dir string, grants *sandbox.Grants) (results, tasks *fileDir) {
-	results = &fileDir{private: func() (*sandbox.Dir, error) { return sandbox.OpenDir(dir, "results") }, grants: grants}
+	// The results directory is the session's alone, wherever it is; the
+	// tasks directory Claude Code shares between a project's sessions.
+	results = &fileDir{private: func() (*sandbox.Dir, error) { return sandbox.OpenDir(dir, "results") }, grants: grants, searchable: true}
 	tasks = &fileDir{private: func() (*sandbox.Dir, error) { return sandbox.OpenDir(dir, "tasks") }, grants: grants}
 	if !r.behavior.ClaudeSessionFiles {
 		return results, tasks

@@ -291,6 +291,19 @@ func TestClaudeFilesReadableByTheirSessionOnly(t *testing.T) {
 		t.Errorf("Grep of the task's output: %q", res.TextOf())
 	}
 
+	// The results directory is the session's alone: Glob and Grep search
+	// it, seeing only the session's files.
+	planted := filepath.Join(filepath.Dir(saved), "planted.txt")
+	if err := os.WriteFile(planted, []byte("planted line\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if res := call(c.sess, "Glob", `{"pattern":"*.txt","path":"`+filepath.Dir(saved)+`"}`); res.IsError || res.TextOf() != saved {
+		t.Errorf("Glob of the results directory: %q; want only %s", res.TextOf(), saved)
+	}
+	if res := call(c.sess, "Grep", `{"pattern":"planted","path":"`+filepath.Dir(saved)+`"}`); res.IsError || res.TextOf() != "No files found" {
+		t.Errorf("Grep of the results directory: %q", res.TextOf())
+	}
+
 	// Another session's files, and a file planted beside this session's.
 	other, err := c.rt.NewSession()
 	if err != nil {
@@ -299,11 +312,11 @@ func TestClaudeFilesReadableByTheirSessionOnly(t *testing.T) {
 	c2 := *c
 	c2.sess = other
 	otherSaved, otherTask := c2.persist(t)
-	planted := filepath.Join(filepath.Dir(task), "job-999.output")
-	if err := os.WriteFile(planted, []byte("planted\n"), 0o600); err != nil {
+	plantedTask := filepath.Join(filepath.Dir(task), "job-999.output")
+	if err := os.WriteFile(plantedTask, []byte("planted\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{otherSaved, otherTask, planted, filepath.Dir(saved), filepath.Dir(task)} {
+	for _, p := range []string{otherSaved, otherTask, planted, plantedTask, filepath.Dir(otherSaved), filepath.Dir(task)} {
 		for _, in := range []struct{ tool, input string }{
 			{"Read", `{"file_path":"` + p + `"}`},
 			{"Grep", `{"pattern":"a","path":"` + p + `"}`},

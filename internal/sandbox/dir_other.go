@@ -66,6 +66,9 @@ func (d *Dir) Sub(name string) (*Dir, error) {
 // Path returns the directory's path as OpenDir was given it.
 func (d *Dir) Path() string { return d.path }
 
+// stat describes the directory.
+func (d *Dir) stat() (os.FileInfo, error) { return d.r.Stat(".") }
+
 // Close closes the handle.
 func (d *Dir) Close() error { return d.r.Close() }
 

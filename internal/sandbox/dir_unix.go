@@ -101,6 +101,9 @@ func subdir(fd int, path, name string) (int, error) {
 // Path returns the directory's path as OpenDir was given it.
 func (d *Dir) Path() string { return d.path }
 
+// stat describes the directory.
+func (d *Dir) stat() (os.FileInfo, error) { return d.f.Stat() }
+
 // Close closes the handle.
 func (d *Dir) Close() error { return d.f.Close() }
 

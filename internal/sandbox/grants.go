@@ -36,6 +36,20 @@ func (g *Grants) Add(d *Dir, name string) {
 	g.files[filepath.Join(d.real, name)] = gr
 }
 
+// AddDir grants searching the directory d (Glob, Grep): a walk of it
+// sees only its granted files, the other entries being denied. Grant
+// only a directory that is the session's alone.
+func (g *Grants) AddDir(d *Dir) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.files == nil {
+		g.files = map[string]*grant{}
+	}
+	gr := &grant{dir: d, name: "."}
+	g.files[d.path] = gr
+	g.files[d.real] = gr
+}
+
 // Remove withdraws the grant of the file name of d.
 func (g *Grants) Remove(d *Dir, name string) {
 	g.mu.Lock()
@@ -74,11 +88,34 @@ func (s *Set) granted(req string) (Path, bool) {
 	return Path{Abs: req, Req: req, Root: -1, Rel: gr.name, Exists: true, grant: gr}, true
 }
 
-// openGrant opens a granted file to read it.
-func openGrant(p Path) (*os.File, error) { return p.grant.dir.Open(p.grant.name) }
+// hidden reports whether abs is an entry of a granted directory that is
+// not granted itself.
+func (g *Grants) hidden(abs string) bool {
+	if g == nil {
+		return false
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if _, ok := g.files[abs]; ok {
+		return false
+	}
+	gr, ok := g.files[filepath.Dir(abs)]
+	return ok && gr.name == "."
+}
 
-// statGrant describes a granted file.
+// openGrant opens a granted file to read it.
+func openGrant(p Path) (*os.File, error) {
+	if p.grant.name == "." {
+		return nil, &Error{Kind: IsDir, Op: "open", Path: p.Abs, Reason: "is a directory"}
+	}
+	return p.grant.dir.Open(p.grant.name)
+}
+
+// statGrant describes a granted file or directory.
 func statGrant(p Path) (os.FileInfo, error) {
+	if p.grant.name == "." {
+		return p.grant.dir.stat()
+	}
 	f, err := openGrant(p)
 	if err != nil {
 		return nil, err
