@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/hands-dev/hands/internal/notebook"
 	"github.com/hands-dev/hands/internal/tools"
@@ -535,11 +536,20 @@ func claudeGrep(r *Rendering, o *tools.GrepOutput) string {
 		}
 		s += "\n" + strings.Join(lines, "\n")
 	case "count":
-		matches := 0
-		for _, f := range o.Files {
-			matches += f.Count
+		// Claude Code sums what follows each line's last colon, so a
+		// single file's bare count adds nothing.
+		matches, files := 0, 0
+		for _, l := range lines {
+			if p := strings.LastIndexByte(l, ':'); p > 0 {
+				digits := l[p+1:]
+				digits = digits[:len(digits)-len(strings.TrimLeft(digits, "0123456789"))]
+				if n, err := strconv.Atoi(digits); err == nil {
+					matches += n
+					files++
+				}
+			}
 		}
-		s = strings.Join(lines, "\n") + fmt.Sprintf("\n\nFound %d total %s across %s.", matches, occurrences(matches), plural(len(o.Files), "file"))
+		s = strings.Join(lines, "\n") + fmt.Sprintf("\n\nFound %d total %s across %s.", matches, occurrences(matches), plural(files, "file"))
 		if paged {
 			s += " with pagination = " + pagination
 		}
@@ -572,7 +582,7 @@ func claudeGrepPaths(r *Rendering, o *tools.GrepOutput) []string {
 			case rest == "":
 				out[i] = r.Rel(f.Path)
 			case rest[0] == ':' || rest[0] == '-':
-				if f.Path == o.Path && o.Mode == "content" {
+				if f.Path == o.Path && (o.Mode == "content" || o.Mode == "count") {
 					out[i] = rest[1:]
 				} else {
 					out[i] = r.Rel(f.Path) + rest
@@ -606,7 +616,7 @@ func claudeBash(o *tools.BashOutput) string {
 	if o.Truncated && o.FullOutputPath != "" && o.OutputBytes > 0 {
 		return claudeBashPersisted(o)
 	}
-	output := strings.TrimRight(o.Output, "\n")
+	output := claudeStdout(o.Output)
 	var lines []string
 	if o.CwdNote != "" {
 		output = strings.TrimLeft(output+"\n"+o.CwdNote, "\n")
@@ -621,6 +631,28 @@ func claudeBash(o *tools.BashOutput) string {
 		lines = append(lines, output)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// claudeStdout is a command's output as Claude Code 2.1.7's Bash shows
+// it: its leading blank lines and its trailing white space dropped
+// (`replace(/^(\s*\n)+/, "")`, then trimEnd).
+func claudeStdout(s string) string {
+	lead := strings.TrimLeftFunc(s, jsSpace)
+	if nl := strings.LastIndexByte(s[:len(s)-len(lead)], '\n'); nl >= 0 {
+		s = s[nl+1:]
+	}
+	return strings.TrimRightFunc(s, jsSpace)
+}
+
+// jsSpace reports whether JavaScript's \s matches r.
+func jsSpace(r rune) bool {
+	switch r {
+	case '\ufeff':
+		return true
+	case '\u0085':
+		return false
+	}
+	return unicode.IsSpace(r)
 }
 
 // claudeTaskOutput is TaskOutput's tagged result.

@@ -158,5 +158,8 @@ func claudeSize(n int64) string {
 // claudeBashPersisted is claudeBash's note for output cut by the output
 // limit: the size of the whole and the file that holds it.
 func claudeBashPersisted(o *tools.BashOutput) string {
-	return claudePersisted(o.OutputBytes, o.FullOutputPath, o.Output)
+	// The note shows the output as claudeStdout makes it, and counts
+	// the bytes that drops off its ends as gone from the whole.
+	shown := claudeStdout(o.Output)
+	return claudePersisted(o.OutputBytes-int64(len(o.Output)-len(shown)), o.FullOutputPath, shown)
 }
