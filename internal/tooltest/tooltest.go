@@ -427,6 +427,7 @@ func runFile(t *testing.T, file string, h Hooks) {
 	for i, c := range s.Calls {
 		c.Input = json.RawMessage(strings.ReplaceAll(string(c.Input), "$ROOT", ws))
 		c.Input = json.RawMessage(strings.ReplaceAll(string(c.Input), "$SESSION", sessionName(sess)))
+		c.Input = json.RawMessage(claudeFiles(string(c.Input), opts, ws))
 		if site != "" {
 			c.Input = json.RawMessage(strings.ReplaceAll(string(c.Input), "$SITE", site))
 		}
@@ -529,6 +530,19 @@ func rewrite(file string, data []byte, want string, after map[string][]byte) err
 	}
 	ar.Files = files
 	return os.WriteFile(file, txtar.Format(ar), 0o644)
+}
+
+// claudeFiles fills in, in a call's input, where the claude profile
+// keeps its files as Claude Code does: $CLAUDE_CONFIG, $CLAUDE_TMP, $SLUG
+// and $UUID, the session's (the one directory under the project's).
+func claudeFiles(in string, opts hands.Options, ws string) string {
+	slug := claudedirs.Slug(ws)
+	if strings.Contains(in, "$UUID") {
+		if ents, err := os.ReadDir(filepath.Join(opts.ClaudeConfigDir, "projects", slug)); err == nil && len(ents) == 1 {
+			in = strings.ReplaceAll(in, "$UUID", ents[0].Name())
+		}
+	}
+	return strings.NewReplacer("$CLAUDE_CONFIG", opts.ClaudeConfigDir, "$CLAUDE_TMP", opts.ClaudeTempDir, "$SLUG", slug).Replace(in)
 }
 
 // uuid matches a session's UUID, which names its results directory under
