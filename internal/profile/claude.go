@@ -37,7 +37,7 @@ func claude(lim tools.Limits) *Profile {
 		Behavior: tools.Behavior{ReadFilesOnly: true, ReadWholeFile: true, ReadPastEndIsEmpty: true,
 			EditCreatesFile: true, EditRefusesNotebooks: true, GlobAll: true, GrepHidden: true, GrepByPath: true, GrepBadPatternFindsNothing: true,
 			NotebookSourceString: true, TaskOutputWhole: true, CommandFailureIsError: true, ExitPlanWithoutPlan: true,
-			ShellNamedByPath: true, ShellRawText: true, TimeoutToBackground: true, GrepWhole: true, ClaudeSessionFiles: true},
+			ShellNamedByPath: true, ShellRawText: true, TimeoutToBackground: true, GrepWhole: true, ClaudeSessionFiles: true, ReadNegativeOffset: true},
 		Render: renderClaude,
 		Tools: []Entry{
 			claudeTask,
@@ -411,7 +411,10 @@ func claudeLines(lines []string, first int) string {
 // text on line breaks, so a final line break starts one more, empty line.
 func claudeRead(r *Rendering, o *tools.ReadOutput) string {
 	in, _ := r.In.(tools.ReadInput)
-	offset := max(in.Offset, 1)
+	offset := in.Offset
+	if offset == 0 {
+		offset = 1
+	}
 	switch o.Kind {
 	case "empty":
 		return fmt.Sprintf(claudeShort, offset, 1)
@@ -419,10 +422,12 @@ func claudeRead(r *Rendering, o *tools.ReadOutput) string {
 		return claudeCells(o.Cells)
 	}
 	lines := o.Lines
-	if !o.More && o.FinalNewline && !in.ZeroLimit() && (in.Limit == 0 || len(lines) < in.Limit) && o.StartLine <= o.TotalLines+1 {
+	if !o.More && o.FinalNewline && !in.ZeroLimit() && (in.Limit == 0 || len(lines) < in.Limit) && o.StartLine >= 1 && o.StartLine <= o.TotalLines+1 {
 		lines = append(slices.Clip(lines), "")
 	}
-	if len(lines) == 0 {
+	// Claude Code warns when the lines it took join to nothing: none, or
+	// one empty line.
+	if len(lines) == 0 || len(lines) == 1 && lines[0] == "" {
 		total := o.TotalLines
 		if o.FinalNewline {
 			total++

@@ -232,6 +232,11 @@ type Behavior struct {
 	// INVALID_INPUT error or the default window; TotalLines still counts
 	// the file's lines.
 	ReadPastEndIsEmpty bool `json:"read_past_end_is_empty,omitempty"`
+	// ReadNegativeOffset lets read take an offset below 1, which counts
+	// from the end as JavaScript's Array.slice does, the lines numbered
+	// from the offset (Claude Code 2.1.7's Read: offset -1 shows the
+	// last two lines of a file that ends in a line break, as -1 and 0).
+	ReadNegativeOffset bool `json:"read_negative_offset,omitempty"`
 	// EditCreatesFile lets edit with an empty old_str create a file that
 	// does not exist, holding new_str; on an existing file an empty old_str
 	// is refused (INVALID_INPUT with the detail kind=exists) (Claude Code's
