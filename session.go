@@ -221,6 +221,7 @@ func (r *Runtime) startShell(st *tools.State, saved, tasks *fileDir) {
 			TempDir:        st.TempDir,
 			Output:         tasks,
 			Spill:          saved,
+			TrimSpill:      st.Behavior.ClaudeSessionFiles,
 			MergeStreams:   !st.Behavior.SeparateStreams,
 			NameByPath:     st.Behavior.ShellNamedByPath,
 			RawText:        st.Behavior.ShellRawText,

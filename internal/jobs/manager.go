@@ -63,6 +63,10 @@ type Config struct {
 	// which commands may write: a directory opened by the caller, as
 	// Output. The Manager removes its files there when it closes.
 	Spill OutputFiles
+	// TrimSpill makes a foreground command's whole merged output, once
+	// it ends, drop its leading blank lines and trailing white space, as
+	// Claude Code 2.1.7 saves a large Bash result.
+	TrimSpill bool
 	// Confine, if set, is called on a locked OS thread just before a
 	// command is started from it, to restrict the thread so the command
 	// inherits the restriction (confine.Confiner.RestrictThread). That
@@ -543,6 +547,9 @@ func (m *Manager) RunWith(ctx context.Context, command string, timeout time.Dura
 	out.Duration = time.Since(start)
 	out.ExitCode, out.Signal = p.exitStatus()
 	out.Merged, out.Stdout, out.Stderr = s.texts(m.cfg.OutputLimit)
+	if m.cfg.TrimSpill {
+		s.trimSpill()
+	}
 	s.close()
 	var cwd, endNote string
 	if o.Dir != "" {
