@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -193,5 +194,33 @@ func TestNameByPath(t *testing.T) {
 		if out.ExitCode != 127 || out.Merged.String() != c.want {
 			t.Errorf("NameByPath=%v: exit %d, %q; want 127, %q", c.byPath, out.ExitCode, out.Merged.String(), c.want)
 		}
+	}
+}
+
+// With TrimSpill, a foreground command's whole output in its spill file
+// loses its leading blank lines and trailing white space, as Claude Code
+// saves a large Bash result; the file lives in Config.Spill.
+func TestTrimSpillDropsBlankEnds(t *testing.T) {
+	dir := t.TempDir()
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() }) // after the Manager's Close
+	m := newManager(t, Config{Spill: rootFiles{r}, TrimSpill: true, OutputLimit: 100})
+	out, err := m.Run(context.Background(), "echo; echo '  '; seq 1 3000; echo; printf ' \\t\\n\\n'", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !out.Merged.Truncated() || filepath.Dir(out.Merged.Path) != dir {
+		t.Fatalf("output %+v not spilled into %s", out.Merged, dir)
+	}
+	b, err := os.ReadFile(out.Merged.Path)
+	var want strings.Builder
+	for i := 1; i <= 3000; i++ {
+		fmt.Fprintf(&want, "%d\n", i)
+	}
+	if err != nil || string(b) != strings.TrimSuffix(want.String(), "\n") {
+		t.Fatalf("spill file holds %d bytes starting %.20q and ending %q (%v)", len(b), b, b[max(len(b)-20, 0):], err)
 	}
 }
