@@ -218,6 +218,15 @@ type Options struct {
 	Progress func(tool.Progress) `json:"-"`
 	// Logger receives diagnostics; default discards them.
 	Logger *slog.Logger `json:"-"`
+	// ClaudeConfigDir and ClaudeTempDir are where a profile that keeps
+	// its session files as Claude Code does (the claude profile's
+	// Behavior.ClaudeSessionFiles) keeps them: oversized results in
+	// ClaudeConfigDir/projects/SLUG/SESSION/tool-results, background
+	// jobs' output in ClaudeTempDir/claude/SLUG/tasks. Empty means what
+	// Claude Code 2.1.7 uses: $CLAUDE_CONFIG_DIR, else ~/.claude; and
+	// $CLAUDE_CODE_TMPDIR, else /tmp (not $TMPDIR).
+	ClaudeConfigDir string `json:"claude_config_dir,omitempty"`
+	ClaudeTempDir   string `json:"claude_temp_dir,omitempty"`
 }
 
 // Runtime is the built-in tools under one profile, over one set of roots. It
@@ -237,6 +246,9 @@ type Runtime struct {
 	web *tools.Web
 	log *slog.Logger
 	tmp *runtimeDir
+	// filesWarned is done once a session could not keep its files where
+	// the profile keeps them, and the log was told.
+	filesWarned sync.Once
 	// mcp is the connections to other MCP servers.
 	mcp *gateway
 	// sandbox is what confines shell commands beyond Landlock.

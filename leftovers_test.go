@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/hands-dev/hands"
+	"github.com/hands-dev/hands/internal/claudedirs"
 	"github.com/hands-dev/hands/tool"
 )
 
@@ -27,7 +28,10 @@ func TestMain(m *testing.M) {
 		killHelper(root)
 		return
 	}
-	os.Exit(m.Run())
+	cleanup := claudedirs.Isolate()
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
 }
 
 // stressCount is how many rounds a stress test runs: short by default,

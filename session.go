@@ -12,6 +12,7 @@ import (
 
 	"github.com/hands-dev/hands/internal/jobs"
 	"github.com/hands-dev/hands/internal/permission"
+	"github.com/hands-dev/hands/internal/sandbox"
 	"github.com/hands-dev/hands/internal/sandbox/confine"
 	"github.com/hands-dev/hands/internal/tools"
 	"github.com/hands-dev/hands/model"
@@ -29,7 +30,8 @@ type Session struct {
 	exec  *tool.Executor
 	dir   string   // the session's private directory
 	tmp   string   // dir/tmp: the commands' TMPDIR
-	saved *os.Root // dir/results: saved results, the server's alone
+	saved *fileDir // saved results, the server's alone (sessionfiles.go)
+	tasks *fileDir // background jobs' output, likewise
 	perm  *permission.Policy
 	ask   tool.AskFunc
 	// agents runs the task tool's subagents.
@@ -52,15 +54,16 @@ func (r *Runtime) NewSession() (*Session, error) {
 	if r.closed {
 		return nil, errors.New("hands: runtime is closed")
 	}
-	dir, saved, err := newSessionDir(r.tmp.path)
+	dir, err := newSessionDir(r.tmp.path)
 	if err != nil {
 		return nil, fmt.Errorf("hands: session temp dir: %w", err)
 	}
 	tmp := filepath.Join(dir, "tmp")
-	s := &Session{rt: r, dir: dir, tmp: tmp, saved: saved, state: tools.NewState(r.fs, r.limits, tmp),
+	grants := &sandbox.Grants{}
+	saved, tasks := r.sessionFiles(dir, grants)
+	s := &Session{rt: r, dir: dir, tmp: tmp, saved: saved, tasks: tasks, state: tools.NewState(r.fs.WithGrants(grants), r.limits, tmp),
 		execID: r.nextExecID(), closing: make(chan struct{})}
 	if err := r.joinLoop(s); err != nil {
-		saved.Close()
 		removeAll(dir)
 		return nil, fmt.Errorf("hands: %w", err)
 	}
@@ -70,7 +73,7 @@ func (r *Runtime) NewSession() (*Session, error) {
 	s.state.Skills = r.skills
 	s.agents = &subagents{parent: s}
 	s.state.Agents = s.agents
-	r.startShell(s.state)
+	r.startShell(s.state, saved, tasks)
 	r.startLSP(s.state)
 	disabled := map[string]bool{}
 	for _, d := range r.opts.DisabledTools {
@@ -142,9 +145,10 @@ func (s *Session) Stream(ctx context.Context) *tool.Stream {
 }
 
 // save keeps the whole text of an oversized result in the session's
-// results directory and returns its path. The file is made new through
-// the directory's handle (O_EXCL: a link planted at the name is refused,
-// never written through), in a directory commands cannot write.
+// results directory (sessionfiles.go) and returns its path. The file is
+// made new through the directory's handle (O_EXCL: a link planted at the
+// name is refused, never written through), in a directory commands cannot
+// write.
 func (s *Session) save(callID, text string) (string, error) {
 	for range 100 {
 		s.mu.Lock()
@@ -155,7 +159,7 @@ func (s *Session) save(callID, text string) (string, error) {
 		if callID != "" && tool.ValidName(callID) {
 			name = fmt.Sprintf("result-%03d-%s.txt", n, callID)
 		}
-		f, err := s.saved.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		f, path, err := s.saved.Create(name)
 		if errors.Is(err, fs.ErrExist) {
 			continue // something is in the way: take the next number
 		}
@@ -166,7 +170,7 @@ func (s *Session) save(callID, text string) (string, error) {
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
-		return filepath.Join(s.dir, "results", name), err
+		return path, err
 	}
 	return "", errors.New("no free name for a saved result")
 }
@@ -184,36 +188,28 @@ func (s *Session) Close() error {
 		if c := s.state.Coordination; c != nil && c.Member != nil {
 			left = c.Member.Leave()
 		}
-		s.closeErr = errors.Join(left, s.state.Close(), s.saved.Close(), removeAll(s.dir))
+		s.closeErr = errors.Join(left, s.state.Close(), s.saved.close(), s.tasks.close(), removeAll(s.dir))
 	})
 	return s.closeErr
 }
 
-// newSessionDir makes a session's directory in the runtime's, with tmp/,
-// results/ and tasks/ (the background jobs' output files, written by the
-// server only) in it, and opens results/.
-func newSessionDir(parent string) (string, *os.Root, error) {
+// newSessionDir makes a session's directory in the runtime's, with tmp/
+// in it (results/ and tasks/ are made when first used).
+func newSessionDir(parent string) (string, error) {
 	dir, err := os.MkdirTemp(parent, sessionDirPrefix)
 	if err != nil {
-		return "", nil, err
+		return "", err
 	}
-	for _, sub := range []string{"tmp", "results", "tasks"} {
-		if err := os.Mkdir(filepath.Join(dir, sub), 0o700); err != nil {
-			os.RemoveAll(dir)
-			return "", nil, err
-		}
-	}
-	saved, err := os.OpenRoot(filepath.Join(dir, "results"))
-	if err != nil {
+	if err := os.Mkdir(filepath.Join(dir, "tmp"), 0o700); err != nil {
 		os.RemoveAll(dir)
-		return "", nil, err
+		return "", err
 	}
-	return dir, saved, nil
+	return dir, nil
 }
 
 // startShell lets a session make its job manager, confined as the options
 // say, when its first shell command runs.
-func (r *Runtime) startShell(st *tools.State) {
+func (r *Runtime) startShell(st *tools.State, saved, tasks *fileDir) {
 	st.StartJobs = func(dir string) (*jobs.Manager, error) {
 		var extra []string
 		for k, v := range r.opts.Env {
@@ -224,7 +220,9 @@ func (r *Runtime) startShell(st *tools.State) {
 			Shell:          r.opts.Shell,
 			Env:            jobs.BuildEnv(os.Environ(), extra...),
 			TempDir:        st.TempDir,
-			OutputDir:      filepath.Join(filepath.Dir(st.TempDir), "tasks"),
+			Output:         tasks,
+			Spill:          saved,
+			TrimSpill:      st.Behavior.ClaudeSessionFiles,
 			MergeStreams:   !st.Behavior.SeparateStreams,
 			NameByPath:     st.Behavior.ShellNamedByPath,
 			RawText:        st.Behavior.ShellRawText,

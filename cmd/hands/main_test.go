@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hands-dev/hands/internal/claudedirs"
 )
 
 var binary string
@@ -31,7 +33,9 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "building hands: %v\n%s", err, out)
 		os.Exit(1)
 	}
+	cleanup := claudedirs.Isolate()
 	code := m.Run()
+	cleanup()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -91,15 +92,16 @@ func TestTimeoutKillsWhenNotDetached(t *testing.T) {
 }
 
 // A background job's output file is made new through the directory's
-// handle: a link planted at its name is not written through, the job runs
-// all the same (its output kept in memory), and nothing outside changes.
+// handle: a link planted at its name is not written through, the job
+// takes the next free name instead (the directory may be shared with
+// other sessions), and nothing outside changes.
 func TestJobOutputFileRefusesAPlantedLink(t *testing.T) {
 	outDir := t.TempDir()
 	victim := filepath.Join(t.TempDir(), "victim")
 	if err := os.WriteFile(victim, []byte("keep me"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	// The first job is job-1: plant a link at its name.
+	// The first job would be job-1: plant a link at its name.
 	if err := os.Symlink(victim, filepath.Join(outDir, "job-1.output")); err != nil {
 		t.Fatal(err)
 	}
@@ -108,11 +110,11 @@ func TestJobOutputFileRefusesAPlantedLink(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if id != "job-1" {
-		t.Fatalf("first job is %s, want job-1", id)
+	if id == "job-1" {
+		t.Fatalf("first job is %s, whose name a link holds", id)
 	}
-	if f, err := m.OutputFile(id); err != nil || f != "" {
-		t.Fatalf("OutputFile = %q, %v; want none", f, err)
+	if f, err := m.OutputFile(id); err != nil || f != filepath.Join(outDir, id+".output") {
+		t.Fatalf("OutputFile = %q, %v", f, err)
 	}
 	jo, err := m.Output(context.Background(), id, true, 0)
 	if err != nil || jo.Output.String() != "planted\n" {
@@ -192,5 +194,33 @@ func TestNameByPath(t *testing.T) {
 		if out.ExitCode != 127 || out.Merged.String() != c.want {
 			t.Errorf("NameByPath=%v: exit %d, %q; want 127, %q", c.byPath, out.ExitCode, out.Merged.String(), c.want)
 		}
+	}
+}
+
+// With TrimSpill, a foreground command's whole output in its spill file
+// loses its leading blank lines and trailing white space, as Claude Code
+// saves a large Bash result; the file lives in Config.Spill.
+func TestTrimSpillDropsBlankEnds(t *testing.T) {
+	dir := t.TempDir()
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() }) // after the Manager's Close
+	m := newManager(t, Config{Spill: rootFiles{r}, TrimSpill: true, OutputLimit: 100})
+	out, err := m.Run(context.Background(), "echo; echo '  '; seq 1 3000; echo; printf ' \\t\\n\\n'", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !out.Merged.Truncated() || filepath.Dir(out.Merged.Path) != dir {
+		t.Fatalf("output %+v not spilled into %s", out.Merged, dir)
+	}
+	b, err := os.ReadFile(out.Merged.Path)
+	var want strings.Builder
+	for i := 1; i <= 3000; i++ {
+		fmt.Fprintf(&want, "%d\n", i)
+	}
+	if err != nil || string(b) != strings.TrimSuffix(want.String(), "\n") {
+		t.Fatalf("spill file holds %d bytes starting %.20q and ending %q (%v)", len(b), b, b[max(len(b)-20, 0):], err)
 	}
 }

@@ -2,7 +2,9 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -99,8 +101,7 @@ func (m *Manager) StartWith(command string, timeout time.Duration, o Options) (s
 	}
 	n := m.seq.Add(1)
 	s := m.prepare("job", n)
-	id := fmt.Sprintf("job-%d", n)
-	file := m.keepOutput(s, id)
+	id, file := m.keepOutput(s, n)
 	// A job's final directory is of no use: it gets no pipe for it.
 	p, err := m.spawn(command, dir, false, s, m.confine(o))
 	if err != nil {
@@ -137,8 +138,7 @@ func (m *Manager) StartWith(command string, timeout time.Duration, o Options) (s
 // Manager is closed or Config.MaxRunning jobs already run; the caller then
 // ends the command as usual.
 func (m *Manager) adopt(p *proc, s *sink, n int64, command string, start time.Time) (string, bool) {
-	id := fmt.Sprintf("job-%d", n)
-	file := m.keepOutput(s, id)
+	id, file := m.keepOutput(s, n)
 	m.mu.Lock()
 	if m.closed || m.runningLocked() >= m.cfg.MaxRunning {
 		m.mu.Unlock()
@@ -154,30 +154,58 @@ func (m *Manager) adopt(p *proc, s *sink, n int64, command string, start time.Ti
 	return j.id, true
 }
 
-// keepOutput gives job id its output file, Config.OutputDir/ID.output,
-// made new (O_EXCL) through the directory's handle, so never through a
-// link planted at the name, and makes s write the whole merged output
-// there. It returns the file's path: "" without an OutputDir or when the
-// file cannot be made (the job runs all the same, its output kept as any
-// command's).
-func (m *Manager) keepOutput(s *sink, id string) string {
+// keepOutput names the job numbered n and gives it its output file,
+// ID.output in the output directory, made new (O_EXCL) through the
+// directory's handle, so never through a link planted at the name, and
+// makes s write the whole merged output there. A name already taken (the
+// directory may be shared with other sessions) moves the job to the next
+// free number. It returns the job's id and the file's path: "" without an
+// output directory or when the file cannot be made (the job runs all the
+// same, its output kept as any command's).
+func (m *Manager) keepOutput(s *sink, n int64) (id, path string) {
+	id = fmt.Sprintf("job-%d", n)
 	if m.outDir == nil {
-		return ""
+		return id, ""
 	}
-	name := id + ".output"
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.closed {
-		return ""
+	for range 100 {
+		if m.closed {
+			return id, ""
+		}
+		name := id + ".output"
+		f, path, err := m.outDir.Create(name)
+		if errors.Is(err, fs.ErrExist) {
+			id = fmt.Sprintf("job-%d", m.seq.Add(1))
+			continue
+		}
+		if err != nil {
+			return id, ""
+		}
+		m.outFiles = append(m.outFiles, name)
+		s.keepIn(f, path)
+		return id, path
 	}
-	f, err := m.outDir.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return ""
-	}
-	m.outFiles = append(m.outFiles, name)
-	path := filepath.Join(m.outDir.Name(), name)
-	s.keepIn(f, path)
-	return path
+	return id, ""
+}
+
+// OutputFiles is a directory the server alone writes, held open, where
+// background jobs' output files are made (see Config.Output).
+type OutputFiles interface {
+	// Create makes the file name new, never through a link planted at
+	// the name (an error matching fs.ErrExist when the name is taken),
+	// and returns it open for reading and writing, with its path.
+	Create(name string) (*os.File, string, error)
+	// Remove removes the file name.
+	Remove(name string) error
+}
+
+// rootFiles is Config.OutputDir opened.
+type rootFiles struct{ *os.Root }
+
+func (r rootFiles) Create(name string) (*os.File, string, error) {
+	f, err := r.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	return f, filepath.Join(r.Name(), name), err
 }
 
 // OutputFile returns the file that holds the whole output of job id as it

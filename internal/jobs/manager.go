@@ -54,6 +54,19 @@ type Config struct {
 	// new (O_EXCL) through the directory's handle and written as the job
 	// runs (see OutputFile). Close removes those files.
 	OutputDir string
+	// Output, if set, is used instead of OutputDir: a directory for the
+	// output files already opened by the caller, who closes it. The
+	// Manager removes the files it made there when it closes.
+	Output OutputFiles
+	// Spill, if set, is where a command's whole output goes once it
+	// outgrows OutputLimit (PREFIX-N-STREAM.txt), instead of TempDir,
+	// which commands may write: a directory opened by the caller, as
+	// Output. The Manager removes its files there when it closes.
+	Spill OutputFiles
+	// TrimSpill makes a foreground command's whole merged output, once
+	// it ends, drop its leading blank lines and trailing white space, as
+	// Claude Code 2.1.7 saves a large Bash result.
+	TrimSpill bool
 	// Confine, if set, is called on a locked OS thread just before a
 	// command is started from it, to restrict the thread so the command
 	// inherits the restriction (confine.Confiner.RestrictThread). That
@@ -109,7 +122,8 @@ type Manager struct {
 	fallback string
 	seq      atomic.Int64
 	watch    watchdog
-	outDir   *os.Root // Config.OutputDir, or nil
+	outDir   OutputFiles // Config.Output, or Config.OutputDir opened, or nil
+	ownOut   bool        // outDir is Config.OutputDir, closed by Close
 
 	mu       sync.Mutex
 	cwd      string
@@ -119,6 +133,7 @@ type Manager struct {
 	starting int // jobs being started, counted against MaxRunning
 	files    []string
 	outFiles []string // names in outDir
+	spilled  []string // names in Config.Spill
 }
 
 // NewManager returns a Manager whose commands start in dir; when dir
@@ -190,11 +205,14 @@ func NewManager(cfg Config, dir, fallback string) (*Manager, error) {
 		}
 	}
 
-	if cfg.OutputDir != "" {
+	m.outDir = cfg.Output
+	if m.outDir == nil && cfg.OutputDir != "" {
 		out, err := filepath.Abs(cfg.OutputDir)
+		var r *os.Root
 		if err == nil {
-			m.outDir, err = os.OpenRoot(out)
+			r, err = os.OpenRoot(out)
 		}
+		m.outDir, m.ownOut = rootFiles{r}, true
 		if err != nil {
 			if m.ownTmp {
 				os.RemoveAll(m.tmp)
@@ -338,6 +356,14 @@ func (m *Manager) newFile(name string) (*os.File, error) {
 	defer m.mu.Unlock()
 	if m.closed {
 		return nil, ErrClosed
+	}
+	if m.cfg.Spill != nil {
+		name = strings.ReplaceAll(name, ".", "-") + ".txt"
+		f, _, err := m.cfg.Spill.Create(name)
+		if err == nil {
+			m.spilled = append(m.spilled, name)
+		}
+		return f, err
 	}
 	f, err := os.OpenFile(filepath.Join(m.tmp, name), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
@@ -521,6 +547,9 @@ func (m *Manager) RunWith(ctx context.Context, command string, timeout time.Dura
 	out.Duration = time.Since(start)
 	out.ExitCode, out.Signal = p.exitStatus()
 	out.Merged, out.Stdout, out.Stderr = s.texts(m.cfg.OutputLimit)
+	if m.cfg.TrimSpill {
+		s.trimSpill()
+	}
 	s.close()
 	var cwd, endNote string
 	if o.Dir != "" {
@@ -576,15 +605,24 @@ func (m *Manager) Close() error {
 	m.files = nil
 	outFiles := m.outFiles
 	m.outFiles = nil
+	spilled := m.spilled
+	m.spilled = nil
 	m.mu.Unlock()
 	var errs []error
+	for _, name := range spilled {
+		if err := m.cfg.Spill.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
 	if m.outDir != nil {
 		for _, name := range outFiles {
 			if err := m.outDir.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
 				errs = append(errs, err)
 			}
 		}
-		errs = append(errs, m.outDir.Close())
+		if m.ownOut {
+			errs = append(errs, m.outDir.(rootFiles).Close())
+		}
 	}
 	if m.ownTmp {
 		errs = append(errs, os.RemoveAll(m.tmp))

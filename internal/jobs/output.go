@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"strings"
@@ -444,6 +445,42 @@ func (s *sink) keepIn(f *os.File, path string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.merged.keepIn(f, path)
+}
+
+// trimSpill drops the leading blank lines and trailing white space of
+// the merged output's spill file (Config.TrimSpill), when it holds the
+// whole output: the ends are known from the head and tail kept in
+// memory; the rest is moved down in the file when the start goes.
+func (s *sink) trimSpill() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b := s.merged
+	if b.file == nil || b.failed || b.fileSize != b.size {
+		return
+	}
+	const space = " \t\n\v\f\r"
+	lead := int64(bytes.LastIndexByte(b.head[:len(b.head)-len(bytes.TrimLeft(b.head, space))], '\n') + 1)
+	end := b.tail
+	if len(end) == 0 {
+		end = b.head
+	}
+	keep := max(b.size-lead-int64(len(end)-len(bytes.TrimRight(end, space))), 0)
+	if lead > 0 {
+		buf := make([]byte, 64<<10)
+		for off := int64(0); off < keep; {
+			n, err := b.file.ReadAt(buf[:min(int64(len(buf)), keep-off)], lead+off)
+			if n > 0 {
+				if _, werr := b.file.WriteAt(buf[:n], off); werr != nil {
+					return
+				}
+				off += int64(n)
+			}
+			if err != nil && off < keep {
+				return
+			}
+		}
+	}
+	b.file.Truncate(keep)
 }
 
 // close closes the spill files; their paths stay valid.

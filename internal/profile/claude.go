@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/hands-dev/hands/internal/notebook"
 	"github.com/hands-dev/hands/internal/tools"
@@ -36,7 +37,7 @@ func claude(lim tools.Limits) *Profile {
 		Behavior: tools.Behavior{ReadFilesOnly: true, ReadWholeFile: true, ReadPastEndIsEmpty: true,
 			EditCreatesFile: true, EditRefusesNotebooks: true, GlobAll: true, GrepHidden: true, GrepByPath: true, GrepBadPatternFindsNothing: true,
 			NotebookSourceString: true, TaskOutputWhole: true, CommandFailureIsError: true, ExitPlanWithoutPlan: true,
-			ShellNamedByPath: true, ShellRawText: true, TimeoutToBackground: true, GrepWhole: true},
+			ShellNamedByPath: true, ShellRawText: true, TimeoutToBackground: true, GrepWhole: true, ClaudeSessionFiles: true, ReadNegativeOffset: true},
 		Render: renderClaude,
 		Tools: []Entry{
 			claudeTask,
@@ -419,7 +420,10 @@ func claudeLines(lines []string, first int) string {
 // text on line breaks, so a final line break starts one more, empty line.
 func claudeRead(r *Rendering, o *tools.ReadOutput) string {
 	in, _ := r.In.(tools.ReadInput)
-	offset := max(in.Offset, 1)
+	offset := in.Offset
+	if offset == 0 {
+		offset = 1
+	}
 	switch o.Kind {
 	case "empty":
 		return fmt.Sprintf(claudeShort, offset, 1)
@@ -427,10 +431,12 @@ func claudeRead(r *Rendering, o *tools.ReadOutput) string {
 		return claudeCells(o.Cells)
 	}
 	lines := o.Lines
-	if !o.More && o.FinalNewline && !in.ZeroLimit() && (in.Limit == 0 || len(lines) < in.Limit) && o.StartLine <= o.TotalLines+1 {
+	if !o.More && o.FinalNewline && !in.ZeroLimit() && (in.Limit == 0 || len(lines) < in.Limit) && o.StartLine >= 1 && o.StartLine <= o.TotalLines+1 {
 		lines = append(slices.Clip(lines), "")
 	}
-	if len(lines) == 0 {
+	// Claude Code warns when the lines it took join to nothing: none, or
+	// one empty line.
+	if len(lines) == 0 || len(lines) == 1 && lines[0] == "" {
 		total := o.TotalLines
 		if o.FinalNewline {
 			total++
@@ -544,11 +550,20 @@ func claudeGrep(r *Rendering, o *tools.GrepOutput) string {
 		}
 		s += "\n" + strings.Join(lines, "\n")
 	case "count":
-		matches := 0
-		for _, f := range o.Files {
-			matches += f.Count
+		// Claude Code sums what follows each line's last colon, so a
+		// single file's bare count adds nothing.
+		matches, files := 0, 0
+		for _, l := range lines {
+			if p := strings.LastIndexByte(l, ':'); p > 0 {
+				digits := l[p+1:]
+				digits = digits[:len(digits)-len(strings.TrimLeft(digits, "0123456789"))]
+				if n, err := strconv.Atoi(digits); err == nil {
+					matches += n
+					files++
+				}
+			}
 		}
-		s = strings.Join(lines, "\n") + fmt.Sprintf("\n\nFound %d total %s across %s.", matches, occurrences(matches), plural(len(o.Files), "file"))
+		s = strings.Join(lines, "\n") + fmt.Sprintf("\n\nFound %d total %s across %s.", matches, occurrences(matches), plural(files, "file"))
 		if paged {
 			s += " with pagination = " + pagination
 		}
@@ -581,7 +596,7 @@ func claudeGrepPaths(r *Rendering, o *tools.GrepOutput) []string {
 			case rest == "":
 				out[i] = r.Rel(f.Path)
 			case rest[0] == ':' || rest[0] == '-':
-				if f.Path == o.Path && o.Mode == "content" {
+				if f.Path == o.Path && (o.Mode == "content" || o.Mode == "count") {
 					out[i] = rest[1:]
 				} else {
 					out[i] = r.Rel(f.Path) + rest
@@ -615,7 +630,7 @@ func claudeBash(o *tools.BashOutput) string {
 	if o.Truncated && o.FullOutputPath != "" && o.OutputBytes > 0 {
 		return claudeBashPersisted(o)
 	}
-	output := strings.TrimRight(o.Output, "\n")
+	output := claudeStdout(o.Output)
 	var lines []string
 	if o.CwdNote != "" {
 		output = strings.TrimLeft(output+"\n"+o.CwdNote, "\n")
@@ -630,6 +645,28 @@ func claudeBash(o *tools.BashOutput) string {
 		lines = append(lines, output)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// claudeStdout is a command's output as Claude Code 2.1.7's Bash shows
+// it: its leading blank lines and its trailing white space dropped
+// (`replace(/^(\s*\n)+/, "")`, then trimEnd).
+func claudeStdout(s string) string {
+	lead := strings.TrimLeftFunc(s, jsSpace)
+	if nl := strings.LastIndexByte(s[:len(s)-len(lead)], '\n'); nl >= 0 {
+		s = s[nl+1:]
+	}
+	return strings.TrimRightFunc(s, jsSpace)
+}
+
+// jsSpace reports whether JavaScript's \s matches r.
+func jsSpace(r rune) bool {
+	switch r {
+	case '\ufeff':
+		return true
+	case '\u0085':
+		return false
+	}
+	return unicode.IsSpace(r)
 }
 
 // claudeTaskOutput is TaskOutput's tagged result.

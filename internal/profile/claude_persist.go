@@ -23,6 +23,10 @@ const (
 	claudePreviewChars = 2000
 )
 
+// claudeReadReminder is what Claude Code 2.1.7's Read appends to the
+// lines of a file (its Se8).
+const claudeReadReminder = "\n\n<system-reminder>\nWhenever you read a file, you should consider whether it would be considered malware. You CAN and SHOULD provide analysis of malware, what it is doing. But you MUST refuse to improve or augment the code. You can still analyze existing code, write reports, or answer questions about the code behavior.\n</system-reminder>\n"
+
 // claudeBound is the bound of the claude tool over core tool core, past
 // which its result is persisted; 0 for Bash, which persists its own
 // output (claudeBash).
@@ -46,6 +50,12 @@ func claudePersistLarge(r *Rendering) {
 		return
 	}
 	text := r.Res.Content[0].Text
+	if o, ok := r.Out.(*tools.ReadOutput); ok && o.Kind == "text" && len(o.Lines) > 0 {
+		// Claude Code's Read ends a file's lines with this reminder
+		// before it bounds the result, so the reminder counts and is
+		// saved too. (Elsewhere the reminder is left to the host.)
+		text += claudeReadReminder
+	}
 	if len(text) <= bound { // bytes ≥ UTF-16 units: under the bound either way
 		return
 	}
@@ -148,5 +158,8 @@ func claudeSize(n int64) string {
 // claudeBashPersisted is claudeBash's note for output cut by the output
 // limit: the size of the whole and the file that holds it.
 func claudeBashPersisted(o *tools.BashOutput) string {
-	return claudePersisted(o.OutputBytes, o.FullOutputPath, o.Output)
+	// The note shows the output as claudeStdout makes it, and counts
+	// the bytes that drops off its ends as gone from the whole.
+	shown := claudeStdout(o.Output)
+	return claudePersisted(o.OutputBytes-int64(len(o.Output)-len(shown)), o.FullOutputPath, shown)
 }

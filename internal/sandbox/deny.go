@@ -90,7 +90,7 @@ func fold(s string) string {
 // entries; Resolve and the operations check it themselves.
 func (s *Set) Denied(abs string) bool {
 	_, ok := s.deniedBy(abs)
-	return ok
+	return ok || s.grants.hidden(filepath.Clean(abs))
 }
 
 // Allows reports whether real, an absolute path with every link resolved
@@ -98,7 +98,11 @@ func (s *Set) Denied(abs string) bool {
 // deny pattern: what a walk checks of a directory it opened by path.
 func (s *Set) Allows(real string) bool {
 	_, _, in := s.Contains(real)
-	return in && !s.Denied(real)
+	if !in {
+		_, in = s.granted(real)
+		return in
+	}
+	return !s.Denied(real)
 }
 
 // deniedBy returns the first pattern that matches abs.

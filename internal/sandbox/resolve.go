@@ -62,6 +62,12 @@ func (s *Set) Resolve(cwd, p string) (Path, error) {
 
 	start, ok := s.real(req)
 	if !ok {
+		if gp, ok := s.granted(req); ok {
+			if os.IsPathSeparator(p[len(p)-1]) {
+				return Path{}, &Error{Kind: NotDir, Op: op, Path: req, Reason: "the path ends in a slash but is not a directory"}
+			}
+			return gp, nil
+		}
 		return Path{}, denied(op, req, "is outside the allowed roots", s.Roots())
 	}
 	if pat, ok := s.deniedBy(req); ok {

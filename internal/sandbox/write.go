@@ -189,16 +189,16 @@ func createTemp(r *os.Root, dir, base string, perm os.FileMode) (string, *os.Fil
 // the only moment a write killed mid-way (SIGKILL) can leave one behind.
 // RemoveLoggedTemps removes them, given the log of a dead writer.
 func (s *Set) SetTempLog(f *os.File) {
-	s.logMu.Lock()
-	s.tempLog = f
-	s.logMu.Unlock()
+	s.log.mu.Lock()
+	s.log.f = f
+	s.log.mu.Unlock()
 }
 
 func (s *Set) logTemp(abs string) {
-	s.logMu.Lock()
-	defer s.logMu.Unlock()
-	if s.tempLog != nil {
-		s.tempLog.WriteString(abs + "\n")
+	s.log.mu.Lock()
+	defer s.log.mu.Unlock()
+	if s.log.f != nil {
+		s.log.f.WriteString(abs + "\n")
 	}
 }
 

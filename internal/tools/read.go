@@ -115,7 +115,7 @@ func Read(lim Limits) tool.Tool {
 					return in, terr
 				}
 			}
-			if in.Offset < 0 {
+			if in.Offset < 0 && !stateOf(env).Behavior.ReadNegativeOffset {
 				return in, toolErr(tool.InvalidInput, "%s is %d; give a 1-based line number (1 or more), or leave it out to start at line 1", param("offset"), in.Offset)
 			}
 			if in.Limit < 0 {
@@ -233,6 +233,38 @@ func runRead(ctx context.Context, env *tool.Env, in ReadInput) (*ReadOutput, err
 	return out, nil
 }
 
+// windowFromEnd selects the lines of a negative offset as Claude Code
+// 2.1.7's Read does (Behavior.ReadNegativeOffset): JavaScript's
+// lines.slice(offset-1[, offset-1+limit]) over the text split at line
+// breaks (so a final line break makes a last, empty line), numbered from
+// the offset; the limit applies only when it is shorter than what is
+// left.
+func windowFromEnd(out *ReadOutput, lines textLines, in ReadInput, lim Limits) error {
+	all := splitLines(string(lines))
+	if strings.HasSuffix(string(lines), "\n") || len(lines) == 0 {
+		all = append(all, "")
+	}
+	n := len(all)
+	index := func(i int) int { // JavaScript's relative index
+		if i < 0 {
+			return max(n+i, 0)
+		}
+		return min(i, n)
+	}
+	w := in.Offset - 1
+	from, to := index(w), n
+	if in.Limit > 0 && n-w > in.Limit {
+		to = index(w + in.Limit)
+	}
+	out.TotalLines = lines.count()
+	out.StartLine = in.Offset
+	for i := from; i < to; i++ {
+		out.Lines = append(out.Lines, cutLine(all[i], lim.LineChars, &out.CutLines))
+		out.cutAt = lim.LineChars
+	}
+	return nil
+}
+
 // decodeText decodes a text file into LF text, noting its encoding in out.
 // The text may share data's memory, which must not change afterwards.
 func decodeText(p sandbox.Path, fi os.FileInfo, data []byte, out *ReadOutput) (string, error) {
@@ -248,6 +280,9 @@ func decodeText(p sandbox.Path, fi os.FileInfo, data []byte, out *ReadOutput) (s
 
 // window selects the requested lines of a whole text into out.
 func window(out *ReadOutput, lines textLines, in ReadInput, lim Limits, b Behavior) error {
+	if in.Offset < 0 {
+		return windowFromEnd(out, lines, in, lim)
+	}
 	start, n := in.Offset, in.Limit
 	if start == 0 {
 		start = 1

@@ -211,6 +211,11 @@ func (s Seen) Unchanged(fi os.FileInfo, content []byte) bool {
 // behaviour; each profile sets its defaults, and a host may set any of them
 // (hands.Options.Behavior).
 type Behavior struct {
+	// ClaudeSessionFiles keeps oversized results and background jobs'
+	// output where Claude Code 2.1.7 keeps them (~/.claude/projects/…/
+	// tool-results, /tmp/claude/…/tasks) instead of the session's private
+	// directory, so the model sees the paths it knows (package hands).
+	ClaudeSessionFiles bool `json:"claude_session_files,omitempty"`
 	// WriteWithoutRead lets write replace an existing file this session has
 	// not read, or that changed since (seed 001's write_file, seed 002's
 	// file_write and seed 004's write_file do not track reads).
@@ -231,6 +236,11 @@ type Behavior struct {
 	// INVALID_INPUT error or the default window; TotalLines still counts
 	// the file's lines.
 	ReadPastEndIsEmpty bool `json:"read_past_end_is_empty,omitempty"`
+	// ReadNegativeOffset lets read take an offset below 1, which counts
+	// from the end as JavaScript's Array.slice does, the lines numbered
+	// from the offset (Claude Code 2.1.7's Read: offset -1 shows the
+	// last two lines of a file that ends in a line break, as -1 and 0).
+	ReadNegativeOffset bool `json:"read_negative_offset,omitempty"`
 	// EditCreatesFile lets edit with an empty old_str create a file that
 	// does not exist, holding new_str; on an existing file an empty old_str
 	// is refused (INVALID_INPUT with the detail kind=exists) (Claude Code's

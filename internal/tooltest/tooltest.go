@@ -63,6 +63,7 @@ import (
 
 	"github.com/hands-dev/hands"
 	"github.com/hands-dev/hands/coord"
+	"github.com/hands-dev/hands/internal/claudedirs"
 	"github.com/hands-dev/hands/internal/tools"
 	"github.com/hands-dev/hands/tool"
 	"golang.org/x/tools/txtar"
@@ -83,7 +84,8 @@ type Hooks struct {
 var (
 	agentID    = regexp.MustCompile(`(agentId: |agent |resume=")a[0-9a-f]{8}\b`)
 	durationMS = regexp.MustCompile(`duration_ms: \d+`)
-	// A background agent's transcript names its lines and their times.
+	// A background agent's transcript names its lines and their times; a
+	// session's UUID names its results directory under the claude profile.
 	uuid      = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 	timestamp = regexp.MustCompile(`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z`)
 )
@@ -365,6 +367,13 @@ func runFile(t *testing.T, file string, h Hooks) {
 	}
 	opts := s.Options
 	opts.Roots = []string{ws}
+	// Where the claude profile keeps its session files, as Claude Code
+	// does: under the test's directory, not the user's.
+	opts.ClaudeConfigDir = filepath.Join(root, "claude-config")
+	opts.ClaudeTempDir = filepath.Join(root, "claude-tmp")
+	if err := os.Mkdir(opts.ClaudeTempDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
 	if len(s.Replies) > 0 {
 		replies := s.Replies
 		opts.AskUser = func(context.Context, tool.Prompt) (tool.Reply, error) {
@@ -427,6 +436,7 @@ func runFile(t *testing.T, file string, h Hooks) {
 		}
 		c.Input = json.RawMessage(strings.ReplaceAll(string(c.Input), "$ROOT", ws))
 		c.Input = json.RawMessage(strings.ReplaceAll(string(c.Input), "$SESSION", sessionName(sess)))
+		c.Input = json.RawMessage(claudeFiles(string(c.Input), opts, ws))
 		if site != "" {
 			c.Input = json.RawMessage(strings.ReplaceAll(string(c.Input), "$SITE", site))
 		}
@@ -453,6 +463,10 @@ func runFile(t *testing.T, file string, h Hooks) {
 	if site != "" {
 		out = strings.ReplaceAll(out, site, "$SITE")
 	}
+	out = strings.ReplaceAll(out, opts.ClaudeConfigDir, "$CLAUDE_CONFIG")
+	out = strings.ReplaceAll(out, opts.ClaudeTempDir, "$CLAUDE_TMP")
+	out = strings.ReplaceAll(out, claudedirs.Slug(ws), "$SLUG")
+	out = uuid.ReplaceAllString(out, "$$UUID")
 	out = strings.ReplaceAll(out, sess.TempDir(), "$TMP")
 	out = strings.ReplaceAll(out, filepath.Dir(sess.TempDir()), "$SESSIONDIR")
 	out = strings.ReplaceAll(out, sessionName(sess), "$SESSION")
@@ -463,7 +477,6 @@ func runFile(t *testing.T, file string, h Hooks) {
 	for _, id := range agents {
 		out = strings.ReplaceAll(out, id, "$AGENT")
 	}
-	out = uuid.ReplaceAllString(out, "$$UUID")
 	out = timestamp.ReplaceAllString(out, "$$TIMESTAMP")
 	out = strings.ReplaceAll(out, `"version":"`+hands.Version+`"`, `"version":"$VERSION"`)
 	out = durationMS.ReplaceAllString(out, "duration_ms: $$MS")
@@ -534,6 +547,19 @@ func rewrite(file string, data []byte, want string, after map[string][]byte) err
 	}
 	ar.Files = files
 	return os.WriteFile(file, txtar.Format(ar), 0o644)
+}
+
+// claudeFiles fills in, in a call's input, where the claude profile
+// keeps its files as Claude Code does: $CLAUDE_CONFIG, $CLAUDE_TMP, $SLUG
+// and $UUID, the session's (the one directory under the project's).
+func claudeFiles(in string, opts hands.Options, ws string) string {
+	slug := claudedirs.Slug(ws)
+	if strings.Contains(in, "$UUID") {
+		if ents, err := os.ReadDir(filepath.Join(opts.ClaudeConfigDir, "projects", slug)); err == nil && len(ents) == 1 {
+			in = strings.ReplaceAll(in, "$UUID", ents[0].Name())
+		}
+	}
+	return strings.NewReplacer("$CLAUDE_CONFIG", opts.ClaudeConfigDir, "$CLAUDE_TMP", opts.ClaudeTempDir, "$SLUG", slug).Replace(in)
 }
 
 // sessionName is the name of a session's directory, which names its plan
