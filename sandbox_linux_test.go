@@ -214,7 +214,7 @@ func BenchmarkBashPerCall(b *testing.B) {
 		opts hands.Options
 	}{
 		{"namespaces", hands.Options{Sandbox: hands.SandboxNamespaces}},
-		{"landlock-only", hands.Options{}},
+		{"landlock-only", hands.Options{Sandbox: hands.SandboxLandlock}},
 		{"unconfined", hands.Options{NoSandbox: true}},
 	} {
 		b.Run(c.name, func(b *testing.B) {

@@ -77,7 +77,9 @@ type Config struct {
 	// parent-death settings) so that it runs in a sandbox of its own, such
 	// as the namespaces of package isolate. It runs on the same locked
 	// thread, before Confine. An error stops the command from starting.
-	Isolate func(cmd *exec.Cmd) error
+	// The IsolatedStatus it returns, if not nil, gives the status of the
+	// shell the wrapper ran, which the command's result then reports.
+	Isolate func(cmd *exec.Cmd) (IsolatedStatus, error)
 	// MergeStreams sends stdout and stderr down one pipe: Merged is then
 	// in the exact order of the writes, and Stdout and Stderr stay empty.
 	// Otherwise each has its own pipe and Merged is in the order the
@@ -447,8 +449,12 @@ func (m *Manager) confine(o Options) func(*exec.Cmd) error {
 	}
 	return func(cmd *exec.Cmd) error {
 		if m.cfg.Isolate != nil {
-			if err := m.cfg.Isolate(cmd); err != nil {
+			status, err := m.cfg.Isolate(cmd)
+			if err != nil {
 				return err
+			}
+			if status != nil {
+				isolated.Store(cmd, status)
 			}
 		}
 		if m.cfg.Confine != nil {

@@ -6,12 +6,15 @@ import (
 	"errors"
 	"os/exec"
 	"runtime"
+	"syscall"
 )
 
 var errUnsupported = errors.New("namespaces are Linux only; not on " + runtime.GOOS)
 
 // Wrap fails: there are no namespaces on this OS.
-func (i *Isolator) Wrap(*exec.Cmd) error { return errUnsupported }
+func (i *Isolator) Wrap(*exec.Cmd) (func() (syscall.WaitStatus, bool), error) {
+	return nil, errUnsupported
+}
 
 // Report says what the sandbox enforces on this machine.
 type Report struct {

@@ -3,6 +3,7 @@ package isolate
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,12 +23,37 @@ const cloneFlags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_N
 // Wrap rewrites cmd so that it runs through the helper in namespaces of
 // its own: the helper, started with cmd's own process group and
 // parent-death settings, sets the sandbox up and runs cmd's program as its
-// child. It is meant for jobs.Config.Isolate.
-func (i *Isolator) Wrap(cmd *exec.Cmd) error {
+// child. It is meant for jobs.Config.Isolate: the function it returns,
+// called once the helper has been reaped, gives the wait status of cmd's
+// program itself (which signal ended it, which the helper's own status
+// cannot say), and releases what Wrap opened for it.
+func (i *Isolator) Wrap(cmd *exec.Cmd) (status func() (syscall.WaitStatus, bool), err error) {
 	if i.err != nil {
-		return i.err
+		return nil, i.err
 	}
-	return i.apply(cmd, i.spec())
+	var p [2]int
+	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC|syscall.O_NONBLOCK); err != nil {
+		return nil, fmt.Errorf("making the status pipe: %w", err)
+	}
+	w := os.NewFile(uintptr(p[1]), "hands-sandbox-status")
+	s := i.spec()
+	s.StatusFD = 3 + len(cmd.ExtraFiles)
+	if err := i.apply(cmd, s); err != nil {
+		syscall.Close(p[0])
+		w.Close()
+		return nil, err
+	}
+	cmd.ExtraFiles = append(cmd.ExtraFiles, w)
+	return func() (syscall.WaitStatus, bool) {
+		defer syscall.Close(p[0])
+		defer w.Close()
+		var b [nsinit.StatusSize]byte
+		n, err := syscall.Read(p[0], b[:])
+		if err != nil || n != len(b) {
+			return 0, false // the helper ended before the command did
+		}
+		return syscall.WaitStatus(binary.LittleEndian.Uint32(b[:])), true
+	}, nil
 }
 
 // apply points cmd at the helper with the spec s.
