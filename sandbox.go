@@ -13,6 +13,7 @@ import (
 	"github.com/hands-dev/hands/internal/jobs"
 	"github.com/hands-dev/hands/internal/sandbox/confine"
 	"github.com/hands-dev/hands/internal/sandbox/isolate"
+	"github.com/hands-dev/hands/internal/sandbox/netfilter"
 )
 
 // Sandbox modes (Options.Sandbox).
@@ -180,19 +181,57 @@ func (r *Runtime) sandboxFor(cfg *jobs.Config, tempDir string) error {
 	} else if probe, _ := r.sandboxState(); probe.Namespaces {
 		cfg.Env = r.cacheEnv(cfg.Env, tempDir)
 		iso := r.isolator(tempDir)
-		cfg.Isolate = func(cmd *exec.Cmd) (jobs.IsolatedStatus, error) { return iso.Wrap(cmd) }
+		cfg.Isolate = func(cmd *exec.Cmd) (jobs.Isolated, error) {
+			st, err := iso.Wrap(cmd)
+			if err != nil {
+				return nil, err // not a typed nil
+			}
+			return st, nil
+		}
 		return nil
 	}
-	if net, _ := isolate.ParseNetwork(r.opts.Network); net.Mode != "on" {
-		return fmt.Errorf("--network %s cannot be enforced without namespaces (%s); commands do not run rather than reach the network", r.opts.Network, r.sandbox.probe.Reason)
+	filter, err := r.networkFilter()
+	if err != nil {
+		return err
 	}
 	ll := r.confinePolicy(tempDir)
 	ll.Scoped = true
-	if c := confine.New(ll); c.Enforced() {
-		cfg.Env = r.cacheEnv(cfg.Env, tempDir)
+	c := confine.New(ll)
+	switch {
+	case c.Enforced() && filter != nil:
+		cfg.Confine = func() error {
+			if err := c.RestrictThread(); err != nil {
+				return err
+			}
+			return filter()
+		}
+	case c.Enforced():
 		cfg.Confine = c.RestrictThread
+	case filter != nil:
+		cfg.Confine = filter
+	}
+	if c.Enforced() {
+		cfg.Env = r.cacheEnv(cfg.Env, tempDir)
 	}
 	return nil
+}
+
+// networkFilter is what enforces the network policy on commands that run
+// without namespaces: nothing for "on"; for "off", the seccomp filter that
+// leaves them no sockets but UNIX ones, where the kernel takes it; an
+// error (commands do not run rather than reach the network) otherwise.
+func (r *Runtime) networkFilter() (func() error, error) {
+	net, _ := isolate.ParseNetwork(r.opts.Network)
+	switch net.Mode {
+	case "on":
+		return nil, nil
+	case "off":
+		if err := netfilter.Available(); err != nil {
+			return nil, fmt.Errorf("--network off cannot be enforced: no namespaces (%s) and %v; commands do not run rather than reach the network", r.sandbox.probe.Reason, err)
+		}
+		return netfilter.DenyNetworkThread, nil
+	}
+	return nil, fmt.Errorf("--network %s cannot be enforced without namespaces (%s); commands do not run rather than reach the network", r.opts.Network, r.sandbox.probe.Reason)
 }
 
 // SandboxWarnings lists what the sandbox could not enforce, for the
@@ -285,9 +324,11 @@ func (r *Runtime) Confinement() string {
 		}
 	default:
 		fmt.Fprintf(&b, "command namespaces: NOT enforced: %s\n", probe.Reason)
-		b.WriteString("  not enforced: read-only system, masked secrets, private /proc (the server's environ and signals), killing setsid processes, network policy\n")
-		if net.Mode != "on" {
-			fmt.Fprintf(&b, "  commands are refused: --network %s needs namespaces\n", r.opts.Network)
+		b.WriteString("  not enforced: read-only system, masked secrets, private /proc (the server's environ and signals), killing setsid processes\n")
+		if _, err := r.networkFilter(); err != nil {
+			fmt.Fprintf(&b, "  commands are refused: %v\n", err)
+		} else if net.Mode == "off" {
+			b.WriteString("  network: off through a seccomp filter (no sockets but UNIX ones; io_uring refused)\n")
 		}
 	}
 	if mode == SandboxStrict {

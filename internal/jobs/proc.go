@@ -235,6 +235,7 @@ func (p *proc) run(confine func(*exec.Cmd) error, started chan<- error) {
 // terminate ends a shell that is still running: SIGTERM to the group, then
 // SIGKILL once grace has passed or the shell has gone.
 func (p *proc) terminate(grace time.Duration) {
+	p.awaitWrapper(grace, nil, nil)
 	p.signal(syscall.SIGTERM)
 	t := time.NewTimer(grace)
 	defer t.Stop()

@@ -45,7 +45,7 @@ func runStatus(t *testing.T, iso *Isolator, dir, script string) (string, syscall
 	if _, ok := err.(*exec.ExitError); err != nil && !ok {
 		t.Fatal(err)
 	}
-	ws, ok := status()
+	ws, ok := status.Status()
 	if !ok {
 		t.Fatalf("the helper passed on no status (its own: %v); output:\n%s", cmd.ProcessState, out)
 	}
@@ -175,9 +175,36 @@ func TestIsolateForwardsSIGTERM(t *testing.T) {
 	if line != "ready\n" {
 		t.Fatalf("read %q, %v", line, err)
 	}
+	<-status.Ready()
 	syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
 	cmd.Wait()
-	ws, ok := status()
+	ws, ok := status.Status()
+	if !ok || !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
+		t.Errorf("status %v (passed on: %v), want ended by SIGTERM; the helper's own: %v", ws, ok, cmd.ProcessState)
+	}
+}
+
+// A SIGTERM sent as soon as the helper is ready, before the command has
+// started, is not lost: the command starts and dies of it, as a shell
+// signalled right after its start would.
+func TestIsolateEarlySIGTERM(t *testing.T) {
+	root, tmp := t.TempDir(), t.TempDir()
+	iso := New(Config{Roots: []string{root}, TempDir: tmp, Grace: time.Second})
+	available(t, iso)
+	cmd := exec.Command("/bin/sh", "-c", "sleep 30")
+	cmd.Dir = root
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+	status, err := iso.Wrap(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	<-status.Ready()
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+	cmd.Wait()
+	ws, ok := status.Status()
 	if !ok || !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
 		t.Errorf("status %v (passed on: %v), want ended by SIGTERM; the helper's own: %v", ws, ok, cmd.ProcessState)
 	}

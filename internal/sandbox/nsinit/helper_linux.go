@@ -52,6 +52,16 @@ func helperMain(raw, path string, args []string) int {
 	if err := json.Unmarshal([]byte(raw), &s); err != nil {
 		return fail(fmt.Errorf("reading the sandbox spec: %w", err))
 	}
+	// The signals are caught before anything else: PID 1 of a namespace
+	// does not get the signals it has no handler for. The server waits
+	// for the ready byte, written once the sandbox is set up, before it
+	// sends one (and before it starts the command's timeout); those that
+	// come before the command starts are passed on to it once it has.
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, forwarded...)
+	if s.StatusFD > 0 {
+		syscall.CloseOnExec(s.StatusFD) // the helper's, not the command's
+	}
 	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, SpecEnv+"=") })
 	dir, err := os.Getwd()
 	if err != nil {
@@ -83,12 +93,8 @@ func helperMain(raw, path string, args []string) int {
 		return 0
 	}
 	if s.StatusFD > 0 {
-		syscall.CloseOnExec(s.StatusFD) // the helper's, not the command's
+		writeAll(s.StatusFD, []byte{StatusReady})
 	}
-	// The signals are caught before the command starts: PID 1 of a
-	// namespace does not get the signals it has no handler for.
-	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, forwarded...)
 	// The command leads a process group of its own, as it would outside:
 	// its $$ is its process group, and what it puts in the background
 	// shares that group.
