@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -247,7 +248,7 @@ func TestTaskCancelStopsLoopAndCommands(t *testing.T) {
 			return nil, errors.New("the loop went on after the cancel")
 		}
 		return &model.Reply{Content: []model.Block{{Type: model.ToolUse, ID: "c1", Name: "bash",
-			Input: json.RawMessage(`{"command":"echo $$ > started; exec sleep 300"}`)}}}, nil
+			Input: json.RawMessage(`{"command":"echo $$ > started; exec sleep 300.4711"}`)}}}, nil
 	})
 	rt, err := hands.New(hands.Options{Roots: []string{root}, Model: chat})
 	if err != nil {
@@ -278,7 +279,13 @@ func TestTaskCancelStopsLoopAndCommands(t *testing.T) {
 	if res.Code != tool.Canceled {
 		t.Fatalf("result %v: %s", res.Code, text(res))
 	}
-	if err := syscall.Kill(p, 0); !errors.Is(err, syscall.ESRCH) {
+	// In the sandbox's namespaces $$ is not the server's view of the
+	// command: on Linux the command is looked for by its arguments.
+	if runtime.GOOS == "linux" {
+		if left := pidsOf("sleep 300.4711"); len(left) > 0 {
+			t.Fatalf("the agent's command is still there after the cancel: %v", left)
+		}
+	} else if err := syscall.Kill(p, 0); !errors.Is(err, syscall.ESRCH) {
 		t.Fatalf("the agent's command %d is still there after the cancel: %v", p, err)
 	}
 	if turns != 1 {

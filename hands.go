@@ -83,9 +83,11 @@ type Options struct {
 	// NoSandbox turns off the kernel confinement of shell commands.
 	NoSandbox bool `json:"no_sandbox,omitempty"`
 	// Sandbox is how commands are confined: "auto" (or empty, the
-	// default) with Landlock alone; "namespaces" also in namespaces of
-	// their own where the kernel allows (saying what it could not);
-	// "strict" refuses to run commands unless every layer is enforced.
+	// default; "namespaces" is the same) in namespaces of their own with
+	// Landlock inside where the kernel allows, else Landlock alone (saying
+	// at start-up what it could not enforce); "landlock" with Landlock
+	// alone; "strict" refuses to run commands unless every layer is
+	// enforced.
 	Sandbox string `json:"sandbox,omitempty"`
 	// Network is the commands' network: "on" (or empty, the default),
 	// "off" (loopback only) or "allow=DOMAIN,…" (only HTTP and HTTPS,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,18 +13,23 @@ import (
 	"github.com/hands-dev/hands/internal/jobs"
 	"github.com/hands-dev/hands/internal/sandbox/confine"
 	"github.com/hands-dev/hands/internal/sandbox/isolate"
+	"github.com/hands-dev/hands/internal/sandbox/netfilter"
 )
 
 // Sandbox modes (Options.Sandbox).
 const (
-	// SandboxAuto confines commands with Landlock alone, as before the
-	// second layer; the namespaces are used only for a --network policy.
-	// The default.
+	// SandboxAuto runs each command in namespaces of its own (read-only
+	// system, masked secrets, private /proc, kill-all) with Landlock
+	// inside, where the kernel allows, and falls back to Landlock alone,
+	// saying so at start-up, where it does not. The default.
 	SandboxAuto = "auto"
-	// SandboxNamespaces also runs each command in namespaces of its own
-	// where the kernel allows, and falls back to Landlock alone, saying
-	// so, where it does not.
+	// SandboxNamespaces is SandboxAuto (its name before namespaces were
+	// the default).
 	SandboxNamespaces = "namespaces"
+	// SandboxLandlock confines commands with Landlock alone, without
+	// namespaces (cheaper per command, weaker: see hands doctor); a
+	// --network policy still needs the namespaces.
+	SandboxLandlock = "landlock"
 	// SandboxStrict refuses to run commands unless every layer is
 	// enforced: namespaces, Landlock with scoping, and the network policy.
 	SandboxStrict = "strict"
@@ -134,10 +140,12 @@ func (r *Runtime) missing() []string {
 		return []string{"the sandbox is switched off (--no-sandbox)"}
 	}
 	var out []string
-	if !r.wantsNamespaces() {
-		out = append(out, "namespaces (read-only system, masked secrets, private /proc, kill-all): not asked for (--sandbox namespaces)")
-	} else if probe, _ := r.sandboxState(); !probe.Namespaces {
-		out = append(out, "namespaces (read-only system, masked secrets, private /proc, network policy, kill-all): "+probe.Reason)
+	// With --sandbox landlock the namespaces are off on purpose: not
+	// something missing.
+	if r.wantsNamespaces() {
+		if probe, _ := r.sandboxState(); !probe.Namespaces {
+			out = append(out, "namespaces (read-only system, masked secrets, private /proc, network policy, kill-all): "+probe.Reason)
+		}
 	}
 	ll := r.confinePolicy(r.tmp.path)
 	ll.Scoped = true
@@ -153,7 +161,7 @@ func (r *Runtime) missing() []string {
 // wantsNamespaces reports whether commands are to run in namespaces.
 func (r *Runtime) wantsNamespaces() bool {
 	net, _ := isolate.ParseNetwork(r.opts.Network)
-	return r.opts.Sandbox == SandboxNamespaces || r.opts.Sandbox == SandboxStrict || net.Mode != "on"
+	return r.opts.Sandbox != SandboxLandlock || net.Mode != "on"
 }
 
 // sandboxFor sets cfg up to confine a session's commands as the options
@@ -173,19 +181,57 @@ func (r *Runtime) sandboxFor(cfg *jobs.Config, tempDir string) error {
 	} else if probe, _ := r.sandboxState(); probe.Namespaces {
 		cfg.Env = r.cacheEnv(cfg.Env, tempDir)
 		iso := r.isolator(tempDir)
-		cfg.Isolate = iso.Wrap
+		cfg.Isolate = func(cmd *exec.Cmd) (jobs.Isolated, error) {
+			st, err := iso.Wrap(cmd)
+			if err != nil {
+				return nil, err // not a typed nil
+			}
+			return st, nil
+		}
 		return nil
 	}
-	if net, _ := isolate.ParseNetwork(r.opts.Network); net.Mode != "on" {
-		return fmt.Errorf("--network %s cannot be enforced without namespaces (%s); commands do not run rather than reach the network", r.opts.Network, r.sandbox.probe.Reason)
+	filter, err := r.networkFilter()
+	if err != nil {
+		return err
 	}
 	ll := r.confinePolicy(tempDir)
 	ll.Scoped = true
-	if c := confine.New(ll); c.Enforced() {
-		cfg.Env = r.cacheEnv(cfg.Env, tempDir)
+	c := confine.New(ll)
+	switch {
+	case c.Enforced() && filter != nil:
+		cfg.Confine = func() error {
+			if err := c.RestrictThread(); err != nil {
+				return err
+			}
+			return filter()
+		}
+	case c.Enforced():
 		cfg.Confine = c.RestrictThread
+	case filter != nil:
+		cfg.Confine = filter
+	}
+	if c.Enforced() {
+		cfg.Env = r.cacheEnv(cfg.Env, tempDir)
 	}
 	return nil
+}
+
+// networkFilter is what enforces the network policy on commands that run
+// without namespaces: nothing for "on"; for "off", the seccomp filter that
+// leaves them no sockets but UNIX ones, where the kernel takes it; an
+// error (commands do not run rather than reach the network) otherwise.
+func (r *Runtime) networkFilter() (func() error, error) {
+	net, _ := isolate.ParseNetwork(r.opts.Network)
+	switch net.Mode {
+	case "on":
+		return nil, nil
+	case "off":
+		if err := netfilter.Available(); err != nil {
+			return nil, fmt.Errorf("--network off cannot be enforced: no namespaces (%s) and %v; commands do not run rather than reach the network", r.sandbox.probe.Reason, err)
+		}
+		return netfilter.DenyNetworkThread, nil
+	}
+	return nil, fmt.Errorf("--network %s cannot be enforced without namespaces (%s); commands do not run rather than reach the network", r.opts.Network, r.sandbox.probe.Reason)
 }
 
 // SandboxWarnings lists what the sandbox could not enforce, for the
@@ -201,9 +247,9 @@ func (r *Runtime) SandboxWarnings() []string {
 // checkSandboxOptions checks the sandbox options.
 func checkSandboxOptions(opts Options) error {
 	switch opts.Sandbox {
-	case "", SandboxAuto, SandboxNamespaces, SandboxStrict:
+	case "", SandboxAuto, SandboxNamespaces, SandboxLandlock, SandboxStrict:
 	default:
-		return fmt.Errorf("sandbox %q: use auto, namespaces or strict (or no_sandbox to switch it off)", opts.Sandbox)
+		return fmt.Errorf("sandbox %q: use auto, landlock or strict (or no_sandbox to switch it off)", opts.Sandbox)
 	}
 	if _, err := isolate.ParseNetwork(opts.Network); err != nil {
 		return err
@@ -248,7 +294,7 @@ func (r *Runtime) Confinement() string {
 	case r.opts.NoSandbox:
 		b.WriteString("command namespaces: off (--no-sandbox)\n")
 	case !r.wantsNamespaces():
-		b.WriteString("command namespaces: off (turn them on with --sandbox namespaces or strict)\n")
+		b.WriteString("command namespaces: off (--sandbox landlock; the default, auto, turns them on)\n")
 		b.WriteString("  not enforced: read-only system, masked secrets, private /proc (the server's environ and signals), killing setsid processes\n")
 	case probe.Namespaces:
 		fmt.Fprintf(&b, "command namespaces: enforced (sandbox %s): user, mount, PID and IPC namespaces per command\n", mode)
@@ -278,9 +324,11 @@ func (r *Runtime) Confinement() string {
 		}
 	default:
 		fmt.Fprintf(&b, "command namespaces: NOT enforced: %s\n", probe.Reason)
-		b.WriteString("  not enforced: read-only system, masked secrets, private /proc (the server's environ and signals), killing setsid processes, network policy\n")
-		if net.Mode != "on" {
-			fmt.Fprintf(&b, "  commands are refused: --network %s needs namespaces\n", r.opts.Network)
+		b.WriteString("  not enforced: read-only system, masked secrets, private /proc (the server's environ and signals), killing setsid processes\n")
+		if _, err := r.networkFilter(); err != nil {
+			fmt.Fprintf(&b, "  commands are refused: %v\n", err)
+		} else if net.Mode == "off" {
+			b.WriteString("  network: off through a seccomp filter (no sockets but UNIX ones; io_uring refused)\n")
 		}
 	}
 	if mode == SandboxStrict {

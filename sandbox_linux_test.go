@@ -5,15 +5,18 @@ package hands_test
 import (
 	"context"
 	"encoding/json"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/hands-dev/hands"
+	"github.com/hands-dev/hands/internal/sandbox/netfilter"
 	"github.com/hands-dev/hands/tool"
 )
 
@@ -136,11 +139,87 @@ func TestSandboxStrictRefusesWhatItCannotEnforce(t *testing.T) {
 	defer off.Close()
 	os2, _ := off.NewSession()
 	defer os2.Close()
-	if out, isErr := bashCall(t, os2, "echo > "+filepath.Join(root, "reached")); !isErr || !strings.Contains(out, "network off cannot be enforced") {
-		t.Errorf("--network off without namespaces ran the command: %q", out)
+	if out, isErr := bashCall(t, os2, "echo > "+filepath.Join(root, "reached")); isErr || !strings.Contains(out, "exit code: 0") {
+		t.Errorf("--network off without namespaces did not run the command with the seccomp filter: %q", out)
 	}
-	if _, err := os.Stat(filepath.Join(root, "reached")); err == nil {
+	if _, err := os.Stat(filepath.Join(root, "reached")); err != nil {
+		t.Error("the command did not run")
+	}
+	if c := off.Confinement(); !strings.Contains(c, "network: off through a seccomp filter") {
+		t.Errorf("doctor does not say how the network is off:\n%s", c)
+	}
+
+	// --network allow= needs the namespaces' proxy: without them,
+	// commands do not run.
+	opts.Network = "allow=example.com"
+	allow, err := hands.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer allow.Close()
+	as2, _ := allow.NewSession()
+	defer as2.Close()
+	if out, isErr := bashCall(t, as2, "echo > "+filepath.Join(root, "reached-allow")); !isErr || !strings.Contains(out, "cannot be enforced without namespaces") {
+		t.Errorf("--network allow= without namespaces ran the command: %q", out)
+	}
+	if _, err := os.Stat(filepath.Join(root, "reached-allow")); err == nil {
 		t.Error("the command ran")
+	}
+}
+
+// Where user namespaces are unavailable (forced here by a helper that does
+// not exist), --network off keeps commands off the network with the
+// seccomp filter: no TCP connection, loopback included, and the listener
+// sees none; UNIX sockets still work.
+func TestSandboxNetworkOffWithoutNamespaces(t *testing.T) {
+	if err := netfilter.Available(); err != nil {
+		t.Skipf("no seccomp here: %v", err)
+	}
+	root := t.TempDir()
+	rt, err := hands.New(hands.Options{Roots: []string{root}, Network: "off", SandboxHelper: filepath.Join(root, "no-such-helper")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	if w := rt.SandboxWarnings(); len(w) == 0 || !strings.Contains(w[0], "namespaces") {
+		t.Fatalf("the namespaces were not forced off: %q", w)
+	}
+	s, _ := rt.NewSession()
+	defer s.Close()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	accepted := make(chan string, 4)
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- c.RemoteAddr().String()
+			c.Close()
+		}
+	}()
+	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	out, isErr := bashCall(t, s, "echo hi > /dev/tcp/127.0.0.1/"+port+" && echo REACHED")
+	if strings.Contains(out, "REACHED") || !strings.Contains(out, "Operation not permitted") {
+		t.Errorf("a command reached a TCP listener with --network off (error %v):\n%s", isErr, out)
+	}
+	if py, err := exec.LookPath("python3"); err == nil {
+		out, _ := bashCall(t, s, py+` -c 'import socket; a, b = socket.socketpair(socket.AF_UNIX); a.send(b"ok"); print("unix-" + b.recv(2).decode())'`)
+		if !strings.Contains(out, "unix-ok") {
+			t.Errorf("UNIX sockets do not work under the filter:\n%s", out)
+		}
+	}
+	c, err := net.DialTimeout("tcp", l.Addr().String(), 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if first := <-accepted; first != c.LocalAddr().String() {
+		t.Errorf("the listener accepted %s before the test's own connection: the command's", first)
 	}
 }
 
@@ -184,18 +263,6 @@ func TestSandboxKillsEverything(t *testing.T) {
 	}
 }
 
-func pidsOf(s string) []string {
-	var out []string
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && strings.Contains(string(b), s) && !strings.Contains(string(b), "hands-sandbox-helper") {
-			out = append(out, e.Name())
-		}
-	}
-	return out
-}
-
 // cpuTime is the CPU time this process and its reaped children have used.
 func cpuTime() time.Duration {
 	var self, kids syscall.Rusage
@@ -214,7 +281,7 @@ func BenchmarkBashPerCall(b *testing.B) {
 		opts hands.Options
 	}{
 		{"namespaces", hands.Options{Sandbox: hands.SandboxNamespaces}},
-		{"landlock-only", hands.Options{}},
+		{"landlock-only", hands.Options{Sandbox: hands.SandboxLandlock}},
 		{"unconfined", hands.Options{NoSandbox: true}},
 	} {
 		b.Run(c.name, func(b *testing.B) {

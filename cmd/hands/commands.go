@@ -52,6 +52,7 @@ func sessionFrom(c *common, stderr io.Writer) (sess *hands.Session, closeAll fun
 	if rt == nil {
 		return nil, nil, code
 	}
+	warnSandbox(rt, stderr)
 	sess, err := rt.NewSession()
 	if err != nil {
 		rt.Close()
@@ -125,6 +126,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	defer rt.Close()
 	mo.Logger = opts.Logger
+	warnSandbox(rt, stderr)
 	srv := mcpserver.New(rt, mo)
 	defer srv.Close()
 	if addr != "" {

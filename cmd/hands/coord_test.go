@@ -25,11 +25,16 @@ type loopServer struct {
 
 func startLoop(t *testing.T, args ...string) *loopServer {
 	t.Helper()
-	cmd := exec.Command(binary, append([]string{"serve"}, args...)...)
+	return startLoopCmd(t, exec.Command(binary, append([]string{"serve"}, args...)...), new(strings.Builder))
+}
+
+// startLoopCmd is startLoop with the command given; its stderr goes to
+// stderr, to be read once the command has been waited for.
+func startLoopCmd(t *testing.T, cmd *exec.Cmd, stderr *strings.Builder) *loopServer {
+	t.Helper()
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

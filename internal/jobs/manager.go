@@ -90,7 +90,10 @@ type Config struct {
 	// parent-death settings) so that it runs in a sandbox of its own, such
 	// as the namespaces of package isolate. It runs on the same locked
 	// thread, before Confine. An error stops the command from starting.
-	Isolate func(cmd *exec.Cmd) error
+	// The Isolated it returns, if not nil, says when the wrapper passes
+	// signals on and gives the status of the shell it ran, which the
+	// command's result then reports.
+	Isolate func(cmd *exec.Cmd) (Isolated, error)
 	// MergeStreams sends stdout and stderr down one pipe: Merged is then
 	// in the exact order of the writes, and Stdout and Stderr stay empty.
 	// Otherwise each has its own pipe and Merged is in the order the
@@ -473,8 +476,12 @@ func (m *Manager) confine(o Options) func(*exec.Cmd) error {
 	}
 	return func(cmd *exec.Cmd) error {
 		if m.cfg.Isolate != nil {
-			if err := m.cfg.Isolate(cmd); err != nil {
+			iso, err := m.cfg.Isolate(cmd)
+			if err != nil {
 				return err
+			}
+			if iso != nil {
+				isolated.Store(cmd, iso)
 			}
 		}
 		if m.cfg.Confine != nil {
@@ -528,6 +535,7 @@ func (m *Manager) RunWith(ctx context.Context, command string, timeout time.Dura
 		o.Tail.s.Store(s)
 	}
 	out := &Output{PGID: p.pgid, CwdReset: note}
+	p.awaitWrapper(timeout, ctx.Done(), p.killReq)
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	why := p.wait(timer.C, ctx.Done())

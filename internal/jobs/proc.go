@@ -31,6 +31,11 @@ type proc struct {
 
 	mu     sync.Mutex
 	reaped bool // after this, the group id may belong to someone else
+
+	// inner is the status of the shell a wrapper ran (see
+	// IsolatedStatus), when innerOK; set when the wrapper is reaped.
+	inner   syscall.WaitStatus
+	innerOK bool
 }
 
 // requestKill asks whoever waits for p to kill its group.
@@ -204,11 +209,13 @@ func (p *proc) run(confine func(*exec.Cmd) error, started chan<- error) {
 	runtime.LockOSThread()
 	if confine != nil {
 		if err := confine(p.cmd); err != nil {
+			takeIsolated(p.cmd)
 			started <- fmt.Errorf("confining the command: %w", err)
 			return
 		}
 	}
 	if err := p.cmd.Start(); err != nil {
+		takeIsolated(p.cmd) // releases what the wrapper's rewriting opened
 		started <- err
 		if confine == nil {
 			runtime.UnlockOSThread()
@@ -228,6 +235,7 @@ func (p *proc) run(confine func(*exec.Cmd) error, started chan<- error) {
 // terminate ends a shell that is still running: SIGTERM to the group, then
 // SIGKILL once grace has passed or the shell has gone.
 func (p *proc) terminate(grace time.Duration) {
+	p.awaitWrapper(grace, nil, nil)
 	p.signal(syscall.SIGTERM)
 	t := time.NewTimer(grace)
 	defer t.Stop()
@@ -271,6 +279,7 @@ func (p *proc) finish(grace time.Duration, gentle bool) {
 	p.reaped = true
 	p.mu.Unlock()
 	p.reap()
+	p.inner, p.innerOK = takeIsolated(p.cmd)
 	for _, f := range p.pipes {
 		f.Close()
 	}
@@ -284,13 +293,20 @@ func (p *proc) exitStatus() (code int, signal string) {
 	if ps == nil {
 		return -1, ""
 	}
-	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	if p.innerOK {
+		ws, ok = p.inner, true
+	}
+	if ok && ws.Signaled() {
 		s := ws.Signal()
 		name := signalNames[s]
 		if name == "" {
 			name = s.String()
 		}
 		return 128 + int(s), name
+	}
+	if p.innerOK {
+		return ws.ExitStatus(), ""
 	}
 	return ps.ExitCode(), ""
 }

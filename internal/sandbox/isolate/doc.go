@@ -27,16 +27,22 @@
 //     later change of the mounts; sets no_new_privs; empties the capability
 //     bounding, inheritable and ambient sets, so the command has no
 //     capability even when the server runs as root;
-//   - starts the command as its child (PID 2), passes on the signals it gets
-//     to every process of the namespace, and when the command exits, gives
-//     the rest SIGTERM and the grace, then exits; as PID 1 its exit makes the
-//     kernel kill everything left, setsid processes included. Its own
+//   - catches the signals it passes on before anything else (PID 1 of a
+//     namespace gets no signal it has no handler for) and says so on the
+//     status pipe, so the server's SIGTERM waits until it cannot be lost;
+//   - starts the command as its child, leading a process group of its own
+//     (its $$ is its group, as outside), passes on the signals it gets to
+//     every process of the namespace, and when the command exits, gives
+//     the rest SIGTERM and the grace, then exits; as PID 1 its exit makes
+//     the kernel kill everything left, setsid processes included. Its own
 //     parent-death signal (set by package jobs) does the same when the
 //     server dies.
 //
-// The helper's exit status is the command's, or 128 plus the signal's number
-// when a signal ended the command: as PID 1 of its namespace it cannot die
-// of the same signal, so the signal's name is lost to the caller.
+// As PID 1 of its namespace the helper cannot die of the signal that
+// ended the command, so its exit status (the command's, or 128 plus the
+// signal's number) cannot tell "killed by SIGTERM" from "exit 143": the
+// command's own wait status goes to the server on the status pipe
+// ([Status]), and package jobs reports that one.
 //
 // Mounts use the new mount API (open_tree, move_mount, fsopen, fsmount,
 // mount_setattr: Linux 5.12 and later). [Isolator.Probe] runs the whole
@@ -45,5 +51,7 @@
 // caller falls back to Landlock alone and says so.
 //
 // What the package does not do: limit resources (no cgroups), filter system
-// calls (no seccomp), or hide the roots' other files from the command.
+// calls (package netfilter does, for --network off, only where these
+// namespaces are unavailable), or hide the roots' other files from the
+// command.
 package isolate

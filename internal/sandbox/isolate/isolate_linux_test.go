@@ -1,6 +1,8 @@
 package isolate
 
 import (
+	"bufio"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +18,18 @@ import (
 // returns its combined output and exit code.
 func runIn(t *testing.T, iso *Isolator, dir, script string) (string, int) {
 	t.Helper()
+	out, ws := runStatus(t, iso, dir, script)
+	if ws.Signaled() {
+		return out, 128 + int(ws.Signal())
+	}
+	return out, ws.ExitStatus()
+}
+
+// runStatus runs script with bash through iso, as package jobs would, and
+// returns its combined output and the wait status of bash itself, which
+// the helper passes on.
+func runStatus(t *testing.T, iso *Isolator, dir, script string) (string, syscall.WaitStatus) {
+	t.Helper()
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Skip("no bash")
@@ -23,17 +37,53 @@ func runIn(t *testing.T, iso *Isolator, dir, script string) (string, int) {
 	cmd := exec.Command(bash, "-c", script)
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
-	if err := iso.Wrap(cmd); err != nil {
+	status, err := iso.Wrap(cmd)
+	if err != nil {
 		t.Fatal(err)
 	}
 	out, err := cmd.CombinedOutput()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
+	if _, ok := err.(*exec.ExitError); err != nil && !ok {
 		t.Fatal(err)
 	}
-	return string(out), code
+	ws, ok := status.Status()
+	if !ok {
+		t.Fatalf("the helper passed on no status (its own: %v); output:\n%s", cmd.ProcessState, out)
+	}
+	return string(out), ws
+}
+
+// The status of the command itself comes through the helper unchanged:
+// its exit code, or the signal that ended it, which the helper's own exit
+// code (128 plus the number, as PID 1 cannot die of it) would not tell
+// apart from an exit with that code. The command leads its own process
+// group, as it does outside.
+func TestIsolateStatusPassesThrough(t *testing.T) {
+	root, tmp := t.TempDir(), t.TempDir()
+	iso := New(Config{Roots: []string{root}, TempDir: tmp, Grace: time.Second})
+	available(t, iso)
+	for script, want := range map[string]string{
+		"exit 3":        "exit status 3",
+		"exit 143":      "exit status 143",
+		"kill -TERM $$": "signal: terminated",
+		"kill -KILL $$": "signal: killed",
+		"kill -SEGV $$": "signal: segmentation fault",
+	} {
+		_, ws := runStatus(t, iso, root, script)
+		var got string
+		if ws.Signaled() {
+			got = "signal: " + ws.Signal().String()
+		} else {
+			got = fmt.Sprintf("exit status %d", ws.ExitStatus())
+		}
+		if got != want {
+			t.Errorf("%s: %s, want %s", script, got, want)
+		}
+	}
+	out, ws := runStatus(t, iso, root, `read -r _ _ _ _ pgid _ < /proc/$$/stat; echo "$$ $pgid"`)
+	f := strings.Fields(out)
+	if len(f) != 2 || f[0] != f[1] || ws.ExitStatus() != 0 {
+		t.Errorf("the command's pid and process group (want equal): %q, %v", out, ws)
+	}
 }
 
 func available(t *testing.T, iso *Isolator) {
@@ -97,5 +147,65 @@ func TestParseNetwork(t *testing.T) {
 		if Allowed(allow, host) != want {
 			t.Errorf("Allowed(%q) = %v", host, !want)
 		}
+	}
+}
+
+// SIGTERM sent to the helper's process group from outside, as package jobs
+// ends a command on its timeout, reaches the command through the helper,
+// and the command's status says SIGTERM ended it.
+func TestIsolateForwardsSIGTERM(t *testing.T) {
+	root, tmp := t.TempDir(), t.TempDir()
+	iso := New(Config{Roots: []string{root}, TempDir: tmp, Grace: time.Second})
+	available(t, iso)
+	cmd := exec.Command("/bin/sh", "-c", "echo ready; sleep 30")
+	cmd.Dir = root
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+	status, err := iso.Wrap(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if line != "ready\n" {
+		t.Fatalf("read %q, %v", line, err)
+	}
+	<-status.Ready()
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+	cmd.Wait()
+	ws, ok := status.Status()
+	if !ok || !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
+		t.Errorf("status %v (passed on: %v), want ended by SIGTERM; the helper's own: %v", ws, ok, cmd.ProcessState)
+	}
+}
+
+// A SIGTERM sent as soon as the helper is ready, before the command has
+// started, is not lost: the command starts and dies of it, as a shell
+// signalled right after its start would.
+func TestIsolateEarlySIGTERM(t *testing.T) {
+	root, tmp := t.TempDir(), t.TempDir()
+	iso := New(Config{Roots: []string{root}, TempDir: tmp, Grace: time.Second})
+	available(t, iso)
+	cmd := exec.Command("/bin/sh", "-c", "sleep 30")
+	cmd.Dir = root
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+	status, err := iso.Wrap(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	<-status.Ready()
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+	cmd.Wait()
+	ws, ok := status.Status()
+	if !ok || !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
+		t.Errorf("status %v (passed on: %v), want ended by SIGTERM; the helper's own: %v", ws, ok, cmd.ProcessState)
 	}
 }

@@ -6,12 +6,22 @@ import (
 	"errors"
 	"os/exec"
 	"runtime"
+	"syscall"
 )
 
 var errUnsupported = errors.New("namespaces are Linux only; not on " + runtime.GOOS)
 
 // Wrap fails: there are no namespaces on this OS.
-func (i *Isolator) Wrap(*exec.Cmd) error { return errUnsupported }
+func (i *Isolator) Wrap(*exec.Cmd) (*Status, error) { return nil, errUnsupported }
+
+// Status is what the helper of one command reports (Linux only).
+type Status struct{}
+
+// Ready is never closed: nothing runs.
+func (s *Status) Ready() <-chan struct{} { return nil }
+
+// Status knows nothing.
+func (s *Status) Status() (syscall.WaitStatus, bool) { return 0, false }
 
 // Report says what the sandbox enforces on this machine.
 type Report struct {

@@ -3,12 +3,15 @@ package isolate
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -22,12 +25,66 @@ const cloneFlags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_N
 // Wrap rewrites cmd so that it runs through the helper in namespaces of
 // its own: the helper, started with cmd's own process group and
 // parent-death settings, sets the sandbox up and runs cmd's program as its
-// child. It is meant for jobs.Config.Isolate.
-func (i *Isolator) Wrap(cmd *exec.Cmd) error {
+// child. It is meant for jobs.Config.Isolate: the Status it returns says
+// when the helper passes signals on, and gives the wait status of cmd's
+// program itself (which signal ended it, which the helper's own status
+// cannot say).
+func (i *Isolator) Wrap(cmd *exec.Cmd) (*Status, error) {
 	if i.err != nil {
-		return i.err
+		return nil, i.err
 	}
-	return i.apply(cmd, i.spec())
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("making the status pipe: %w", err)
+	}
+	s := i.spec()
+	s.StatusFD = 3 + len(cmd.ExtraFiles)
+	if err := i.apply(cmd, s); err != nil {
+		r.Close()
+		w.Close()
+		return nil, err
+	}
+	cmd.ExtraFiles = append(cmd.ExtraFiles, w)
+	st := &Status{r: r, w: w, ready: make(chan struct{}), done: make(chan struct{})}
+	go st.read()
+	return st, nil
+}
+
+// Status is what the helper of one command reports on its status pipe.
+type Status struct {
+	r, w  *os.File
+	once  sync.Once
+	ready chan struct{} // closed when the helper passes signals on
+	done  chan struct{} // closed when the pipe has been read to its end
+	ws    syscall.WaitStatus
+	ok    bool
+}
+
+func (s *Status) read() {
+	defer close(s.done)
+	defer s.r.Close()
+	var b [1 + nsinit.StatusSize]byte
+	if _, err := io.ReadFull(s.r, b[:1]); err != nil || b[0] != nsinit.StatusReady {
+		return
+	}
+	close(s.ready)
+	if _, err := io.ReadFull(s.r, b[1:]); err == nil {
+		s.ws, s.ok = syscall.WaitStatus(binary.LittleEndian.Uint32(b[1:])), true
+	}
+}
+
+// Ready is closed once the helper passes signals on to the command: a
+// signal sent to the helper before may be lost (PID 1 of a namespace does
+// not get the signals it has no handler for).
+func (s *Status) Ready() <-chan struct{} { return s.ready }
+
+// Status, called once the helper has been reaped (or failed to start),
+// gives the wait status of the command it ran, when the helper passed it
+// on, and releases the pipe.
+func (s *Status) Status() (syscall.WaitStatus, bool) {
+	s.once.Do(func() { s.w.Close() }) // the helper is gone: the reader meets the end
+	<-s.done
+	return s.ws, s.ok
 }
 
 // apply points cmd at the helper with the spec s.

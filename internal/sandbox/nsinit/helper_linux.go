@@ -3,6 +3,7 @@
 package nsinit
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,6 +28,12 @@ func init() {
 	if !ok {
 		return
 	}
+	if os.Getpid() != 1 {
+		// Only ever started as PID 1 of new namespaces: run anywhere else
+		// (by hand, as root), its mounts would change the host's view.
+		fmt.Fprintf(os.Stderr, "hands sandbox: the helper runs only as PID 1 of its own namespaces; the command did not run\n")
+		os.Exit(SetupFailed)
+	}
 	os.Exit(helperMain(raw, os.Args[1], os.Args[2:]))
 }
 
@@ -44,6 +51,16 @@ func helperMain(raw, path string, args []string) int {
 	var s Spec
 	if err := json.Unmarshal([]byte(raw), &s); err != nil {
 		return fail(fmt.Errorf("reading the sandbox spec: %w", err))
+	}
+	// The signals are caught before anything else: PID 1 of a namespace
+	// does not get the signals it has no handler for. The server waits
+	// for the ready byte, written once the sandbox is set up, before it
+	// sends one (and before it starts the command's timeout); those that
+	// come before the command starts are passed on to it once it has.
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, forwarded...)
+	if s.StatusFD > 0 {
+		syscall.CloseOnExec(s.StatusFD) // the helper's, not the command's
 	}
 	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, SpecEnv+"=") })
 	dir, err := os.Getwd()
@@ -75,12 +92,23 @@ func helperMain(raw, path string, args []string) int {
 		fmt.Println(ProbeOK)
 		return 0
 	}
-	pid, err := syscall.ForkExec(path, args, &syscall.ProcAttr{Dir: dir, Env: env, Files: inheritedFiles()})
+	if s.StatusFD > 0 {
+		writeAll(s.StatusFD, []byte{StatusReady})
+	}
+	// The command leads a process group of its own, as it would outside:
+	// its $$ is its process group, and what it puts in the background
+	// shares that group.
+	pid, err := syscall.ForkExec(path, args, &syscall.ProcAttr{Dir: dir, Env: env, Files: inheritedFiles(),
+		Sys: &syscall.SysProcAttr{Setpgid: true}})
 	if err != nil {
 		return fail(fmt.Errorf("starting %s: %w", path, err))
 	}
-	return reap(pid, time.Duration(s.GraceMS)*time.Millisecond)
+	return reap(pid, sigs, s.StatusFD, time.Duration(s.GraceMS)*time.Millisecond)
 }
+
+// forwarded are the signals the helper passes on to every process of its
+// namespace.
+var forwarded = []os.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGUSR1, syscall.SIGUSR2}
 
 // mount builds the command's view: everything read-only but the writable
 // trees, the masks over the denied paths, a /proc of the command's own
@@ -357,13 +385,12 @@ func inheritedFiles() []uintptr {
 	return files[:last+1]
 }
 
-// reap waits for the command, passing on the signals the helper gets to
-// every process of the namespace. When the command has exited, the rest get
-// SIGTERM and grace to end; then the helper returns, and as it is PID 1,
-// the kernel kills whatever is left when it exits.
-func reap(cmd int, grace time.Duration) int {
-	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGUSR1, syscall.SIGUSR2)
+// reap waits for the command, passing on the signals the helper gets (on
+// sigs) to every process of the namespace. When the command has ended, its
+// wait status goes to statusFD (if not 0), the rest get SIGTERM and grace
+// to end; then the helper returns, and as it is PID 1, the kernel kills
+// whatever is left when it exits.
+func reap(cmd int, sigs chan os.Signal, statusFD int, grace time.Duration) int {
 	go func() {
 		for sg := range sigs {
 			syscall.Kill(-1, sg.(syscall.Signal))
@@ -388,6 +415,11 @@ wait:
 			status = ws.ExitStatus()
 		case ws.Signaled():
 			status = 128 + int(ws.Signal())
+		}
+		if statusFD > 0 {
+			var b [StatusSize]byte
+			binary.LittleEndian.PutUint32(b[:], uint32(ws))
+			writeAll(statusFD, b[:])
 		}
 		break wait
 	}

@@ -36,7 +36,22 @@ type Spec struct {
 	GraceMS int64 `json:"grace_ms,omitempty"`
 	// Probe sets everything up, prints ProbeOK and exits, running nothing.
 	Probe bool `json:"probe,omitempty"`
+	// StatusFD, if not 0, is a descriptor the helper inherited on which it
+	// writes StatusReady once the sandbox is set up and the command about
+	// to start (signals are caught by then; before, as PID 1 of its
+	// namespace, it could lose them), then the command's wait
+	// status (StatusSize bytes, little-endian) as soon as the command has
+	// ended: the helper cannot die of the signal that ended the command,
+	// so its own status cannot say which signal it was.
+	StatusFD int `json:"status_fd,omitempty"`
 }
+
+// StatusReady is the byte the helper writes on Spec.StatusFD once it
+// catches the signals it passes on.
+const StatusReady = 'R'
+
+// StatusSize is the size of the wait status written on Spec.StatusFD.
+const StatusSize = 4
 
 // FileAccess are the Landlock rights a rule on a file (not a directory) may
 // carry: execute, write, read, truncate.
