@@ -8,7 +8,13 @@ import (
 	"github.com/hands-dev/hands/internal/tooltest"
 )
 
-func TestScenarios(t *testing.T) { tooltest.Run(t, "testdata") }
+func TestScenarios(t *testing.T) {
+	tooltest.RunHooks(t, "testdata", tooltest.Hooks{Before: func(t *testing.T, file string) {
+		if filepath.Base(file) == "definition.txtar" && filepath.Base(filepath.Dir(file)) == "lsp" {
+			needGopls(t)
+		}
+	}})
+}
 
 // TestEveryToolHasScenarios keeps STYLE.md's shape: each built-in tool has
 // its folder of txtar scenarios, testdata/<core name>/, with more than one.

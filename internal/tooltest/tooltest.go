@@ -79,6 +79,9 @@ type Hooks struct {
 	// Scrub rewrites the results' text before it is compared, for values
 	// that change from run to run (a process group id).
 	Scrub func(string) string
+	// Before runs before each scenario file (its path), to skip one whose
+	// prerequisite, such as a language server, is missing.
+	Before func(t *testing.T, file string)
 }
 
 var (
@@ -111,7 +114,12 @@ func RunHooks(t *testing.T, dir string, h Hooks) {
 	}
 	for _, f := range files {
 		name := strings.TrimSuffix(strings.TrimPrefix(f, dir+string(filepath.Separator)), ".txtar")
-		t.Run(name, func(t *testing.T) { runFile(t, f, h) })
+		t.Run(name, func(t *testing.T) {
+			if h.Before != nil {
+				h.Before(t, f)
+			}
+			runFile(t, f, h)
+		})
 	}
 }
 
