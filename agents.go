@@ -418,25 +418,15 @@ func (s *Session) enabledTools() []tool.Info {
 	return out
 }
 
-// taskFile makes the output file of background task id in the session's
-// tasks/ directory, where the background commands' are (see tempdir.go):
-// new (O_EXCL), through a handle on the directory, so never through a
-// link planted at its name; with again, the one an earlier background run
-// of id made, to append to.
+// taskFile makes the output file of background task id where the
+// session's background commands keep theirs (see sessionfiles.go): new
+// (O_EXCL), through a handle on the directory, so never through a link
+// planted at its name; with again, the one an earlier background run of id
+// made in this session, to append to.
 func (s *Session) taskFile(id string, again bool) (*os.File, string, error) {
-	dir, err := os.OpenRoot(filepath.Join(s.dir, "tasks"))
-	if err != nil {
-		return nil, "", err
-	}
-	defer dir.Close()
 	name := id + ".output"
-	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
 	if again {
-		flags = os.O_WRONLY | os.O_APPEND
+		return s.tasks.Append(name)
 	}
-	f, err := dir.OpenFile(name, flags, 0o600)
-	if err != nil {
-		return nil, "", err
-	}
-	return f, filepath.Join(dir.Name(), name), nil
+	return s.tasks.Create(name)
 }

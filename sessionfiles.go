@@ -107,6 +107,22 @@ func (d *fileDir) Create(name string) (*os.File, string, error) {
 	return f, f.Name(), nil
 }
 
+// Append opens for appending the file name that Create made earlier in
+// this session (never another session's), and returns it with its path.
+func (d *fileDir) Append(name string) (*os.File, string, error) {
+	d.mu.Lock()
+	mine, dir := slices.Contains(d.names, name), d.dir
+	d.mu.Unlock()
+	if !mine || dir == nil {
+		return nil, "", fmt.Errorf("appending to %s: not a file of this session: %w", name, os.ErrNotExist)
+	}
+	f, err := dir.Append(name)
+	if err != nil {
+		return nil, "", err
+	}
+	return f, f.Name(), nil
+}
+
 // Remove removes the file name, which Create made.
 func (d *fileDir) Remove(name string) error {
 	d.mu.Lock()

@@ -22,19 +22,25 @@ type Isolated interface {
 	// start), gives the shell's own wait status, when the wrapper passed
 	// it on, and releases what the rewriting opened.
 	Status() (syscall.WaitStatus, bool)
+	// PID, called after Status, is the shell's PID as the wrapper saw it
+	// (in its own PID namespace), which leads the shell's process group
+	// there; 0 when unknown.
+	PID() int
 }
 
 // isolated holds the Isolated of each started command that has one,
 // until its wrapper is reaped (or fails to start).
 var isolated sync.Map // *exec.Cmd → Isolated
 
-// takeIsolated calls and forgets cmd's Isolated status, if it has one.
-func takeIsolated(cmd *exec.Cmd) (syscall.WaitStatus, bool) {
+// takeIsolated calls and forgets cmd's Isolated status and the shell's
+// PID inside the wrapper, if it has them.
+func takeIsolated(cmd *exec.Cmd) (syscall.WaitStatus, bool, int) {
 	v, ok := isolated.LoadAndDelete(cmd)
 	if !ok {
-		return 0, false
+		return 0, false, 0
 	}
-	return v.(Isolated).Status()
+	ws, ok := v.(Isolated).Status()
+	return ws, ok, v.(Isolated).PID()
 }
 
 // awaitWrapper waits until p's wrapper (if it has one) is about to start

@@ -424,7 +424,8 @@ type Output struct {
 	// CwdReset is a note for the model when the working directory
 	// vanished and commands now start in the fallback directory.
 	CwdReset string
-	// PGID is the process group the command ran in.
+	// PGID is the process group the command ran in, as the command saw it
+	// (inside its PID namespace when the sandbox gave it one).
 	PGID int
 	// Duration is how long the command ran.
 	Duration time.Duration
@@ -554,6 +555,10 @@ func (m *Manager) RunWith(ctx context.Context, command string, timeout time.Dura
 	out.TimedOut, out.Canceled = why == endedTimeout, why == endedCancel
 	out.Duration = time.Since(start)
 	out.ExitCode, out.Signal = p.exitStatus()
+	if p.innerPGID > 0 {
+		// The process group the command itself saw, in its namespace.
+		out.PGID = p.innerPGID
+	}
 	out.Merged, out.Stdout, out.Stderr = s.texts(m.cfg.OutputLimit)
 	if m.cfg.TrimSpill {
 		s.trimSpill()

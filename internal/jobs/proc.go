@@ -36,6 +36,10 @@ type proc struct {
 	// IsolatedStatus), when innerOK; set when the wrapper is reaped.
 	inner   syscall.WaitStatus
 	innerOK bool
+	// innerPGID is the process group the shell saw inside its wrapper
+	// (its PID namespace), when the wrapper said; the group's number out
+	// here stays pgid, which signals go to.
+	innerPGID int
 }
 
 // requestKill asks whoever waits for p to kill its group.
@@ -279,7 +283,7 @@ func (p *proc) finish(grace time.Duration, gentle bool) {
 	p.reaped = true
 	p.mu.Unlock()
 	p.reap()
-	p.inner, p.innerOK = takeIsolated(p.cmd)
+	p.inner, p.innerOK, p.innerPGID = takeIsolated(p.cmd)
 	for _, f := range p.pipes {
 		f.Close()
 	}

@@ -97,6 +97,22 @@ func (d *Dir) Open(name string) (*os.File, error) {
 	return f, d.fail("open", name, err)
 }
 
+// Append opens the regular file name in d for appending, refusing a link.
+func (d *Dir) Append(name string) (*os.File, error) {
+	if err := checkName("append", name); err != nil {
+		return nil, err
+	}
+	fi, err := d.r.Lstat(name)
+	if err == nil && !fi.Mode().IsRegular() {
+		return nil, denied("append", filepath.Join(d.path, name), "is not a regular file", nil)
+	}
+	if err != nil {
+		return nil, d.fail("append", name, err)
+	}
+	f, err := d.r.OpenFile(name, os.O_WRONLY|os.O_APPEND, 0)
+	return f, d.fail("append", name, err)
+}
+
 // Remove removes the file name from d.
 func (d *Dir) Remove(name string) error {
 	if err := checkName("remove", name); err != nil {

@@ -132,6 +132,22 @@ func (d *Dir) Open(name string) (*os.File, error) {
 	return f, nil
 }
 
+// Append opens the regular file name in d for appending, refusing a link.
+func (d *Dir) Append(name string) (*os.File, error) {
+	f, err := d.openat("append", name, unix.O_WRONLY|unix.O_APPEND|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = denied("append", f.Name(), "is not a regular file", nil)
+		}
+		return nil, err
+	}
+	return f, nil
+}
+
 func (d *Dir) openat(op, name string, flag int, perm os.FileMode) (*os.File, error) {
 	if err := checkName(op, name); err != nil {
 		return nil, err

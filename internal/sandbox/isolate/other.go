@@ -20,6 +20,9 @@ type Status struct{}
 // Ready is never closed: nothing runs.
 func (s *Status) Ready() <-chan struct{} { return nil }
 
+// PID knows nothing.
+func (s *Status) PID() int { return 0 }
+
 // Status knows nothing.
 func (s *Status) Status() (syscall.WaitStatus, bool) { return 0, false }
 

@@ -58,6 +58,7 @@ type Status struct {
 	done  chan struct{} // closed when the pipe has been read to its end
 	ws    syscall.WaitStatus
 	ok    bool
+	pid   int // the command's PID in its namespace, once started
 }
 
 func (s *Status) read() {
@@ -68,6 +69,10 @@ func (s *Status) read() {
 		return
 	}
 	close(s.ready)
+	if _, err := io.ReadFull(s.r, b[1:]); err != nil {
+		return
+	}
+	s.pid = int(binary.LittleEndian.Uint32(b[1:]))
 	if _, err := io.ReadFull(s.r, b[1:]); err == nil {
 		s.ws, s.ok = syscall.WaitStatus(binary.LittleEndian.Uint32(b[1:])), true
 	}
@@ -85,6 +90,14 @@ func (s *Status) Status() (syscall.WaitStatus, bool) {
 	s.once.Do(func() { s.w.Close() }) // the helper is gone: the reader meets the end
 	<-s.done
 	return s.ws, s.ok
+}
+
+// PID, called after Status, is the command's PID in its own namespace,
+// which leads its process group there (0 if it did not start): the
+// process group the command itself sees.
+func (s *Status) PID() int {
+	<-s.done
+	return s.pid
 }
 
 // apply points cmd at the helper with the spec s.

@@ -103,6 +103,11 @@ func helperMain(raw, path string, args []string) int {
 	if err != nil {
 		return fail(fmt.Errorf("starting %s: %w", path, err))
 	}
+	if s.StatusFD > 0 {
+		var b [StatusSize]byte
+		binary.LittleEndian.PutUint32(b[:], uint32(pid))
+		writeAll(s.StatusFD, b[:])
+	}
 	return reap(pid, sigs, s.StatusFD, time.Duration(s.GraceMS)*time.Millisecond)
 }
 

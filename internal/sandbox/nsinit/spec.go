@@ -39,7 +39,9 @@ type Spec struct {
 	// StatusFD, if not 0, is a descriptor the helper inherited on which it
 	// writes StatusReady once the sandbox is set up and the command about
 	// to start (signals are caught by then; before, as PID 1 of its
-	// namespace, it could lose them), then the command's wait
+	// namespace, it could lose them), then the command's PID in its
+	// namespace, its process group there (StatusSize bytes,
+	// little-endian), once started, then the command's wait
 	// status (StatusSize bytes, little-endian) as soon as the command has
 	// ended: the helper cannot die of the signal that ended the command,
 	// so its own status cannot say which signal it was.
