@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"github.com/hands-dev/hands/internal/claudedirs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -79,7 +80,10 @@ func TestTaskTextsRecorded(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sess.Close()
-	tasks := filepath.Join(filepath.Dir(sess.TempDir()), "tasks")
+	// Background output goes where Claude Code keeps it (TestMain points
+	// TEMP at a temporary directory).
+	_, temp := claudedirs.Dirs("", "")
+	tasks := filepath.Join(temp, "claude", claudedirs.Slug(root), "tasks")
 	var agents []string
 	ourID := regexp.MustCompile(`\ba[0-9a-f]{8}\b`)
 	norm := func(s string) string {
