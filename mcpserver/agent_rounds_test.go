@@ -5,9 +5,11 @@ package mcpserver_test
 import (
 	"context"
 	"errors"
+	"github.com/hands-dev/hands/internal/tooltest"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -176,7 +178,7 @@ func TestParkedTaskStoppedWithTheServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := &scriptedModel{steps: []step{
-		{calls: []toolUse{{"bash", map[string]any{"command": "echo $$ > started; exec sleep 300", "run_in_background": true}}}},
+		{calls: []toolUse{{"bash", map[string]any{"command": "echo $$ > started; exec sleep 300.2718", "run_in_background": true}}}},
 		{text: "never"},
 	}}
 	cs, srv := newAgentServer(t, hands.Options{Roots: []string{root}}, m, mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}})
@@ -206,6 +208,18 @@ func TestParkedTaskStoppedWithTheServer(t *testing.T) {
 	p := <-pid
 	if p == 0 {
 		t.Fatal("the command did not start")
+	}
+	// In the sandbox's namespaces $$ is not the server's view of the
+	// command: on Linux the command is looked for by its arguments.
+	if runtime.GOOS == "linux" {
+		if len(tooltest.PIDsOf("300.2718")) == 0 {
+			t.Fatal("the command is not running while the call waits")
+		}
+		srv.Close()
+		if left := tooltest.PIDsOf("300.2718"); len(left) > 0 {
+			t.Fatalf("the parked agent's command is still there after the server closed: %v", left)
+		}
+		return
 	}
 	if err := syscall.Kill(p, 0); err != nil {
 		t.Fatalf("the command %d is not running while the call waits: %v", p, err)

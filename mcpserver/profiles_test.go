@@ -51,6 +51,7 @@ var profileScenarios = map[string][]profileCall{
 		{tool: "WebFetch", args: `{"url":"not a url","prompt":"x"}`, code: "INVALID_INPUT", text: "<tool_use_error>InputValidationError: [\n  {\n    \"code\": \"invalid_format\",\n    \"format\": \"url\",\n    \"path\": [\n      \"url\"\n    ],\n    \"message\": \"Invalid URL\"\n  }\n]</tool_use_error>"},
 		{tool: "WebSearch", args: `{"query":"go","allowed_domains":["a.dev"],"blocked_domains":["b.dev"]}`, code: "INVALID_INPUT", text: "<tool_use_error>Error: Cannot specify both allowed_domains and blocked_domains in the same request</tool_use_error>"},
 		{tool: "Skill", args: `{"skill":"pdf"}`, code: "INVALID_INPUT", text: "<tool_use_error>Unknown skill: pdf</tool_use_error>"},
+		{tool: "LSP", args: `{"operation":"hover","filePath":"$ROOT/hello.txt","line":1,"character":1}`, code: "LSP_SERVER_UNAVAILABLE", text: "No LSP server available for file type: .txt"},
 	},
 	"gemini": {
 		{tool: "list_directory", args: `{"dir_path":"$ROOT"}`, text: "Directory listing for $ROOT:\nhello.txt"},

@@ -168,6 +168,7 @@ func exercise(t *testing.T, cs *mcp.ClientSession, root string) {
 	call("web_fetch", map[string]any{"url": "http://127.0.0.1:1/", "prompt": "summary"}, "NETWORK_BLOCKED")
 	call("web_search", map[string]any{"query": "hands"}, "SEARCH_NOT_CONFIGURED")
 	call("skill", map[string]any{"skill": "pdf"}, "INVALID_INPUT")
+	call("lsp", map[string]any{"operation": "hover", "path": "x.txt", "line": 1, "character": 1}, "LSP_SERVER_UNAVAILABLE")
 	for _, tl := range tools.Tools {
 		if !called[tl.Name] {
 			t.Errorf("tool %s was listed but not called; add it to exercise", tl.Name)

@@ -1,4 +1,4 @@
-package hands_test
+package tooltest
 
 import (
 	"os"
@@ -6,10 +6,10 @@ import (
 	"strings"
 )
 
-// pidsOf lists the processes (on Linux, where /proc is) whose command
+// PIDsOf lists the processes (on Linux, where /proc is) whose command
 // line holds s, sandbox helpers aside: a command's own $$ is its PID
-// namespace's, not one the test could look for.
-func pidsOf(s string) []string {
+// namespace's, not one a test could look for.
+func PIDsOf(s string) []string {
 	var out []string
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
