@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/hands-dev/hands/internal/tooltest"
+	"github.com/hands-dev/hands/internal/testproc"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -283,7 +283,7 @@ func TestTaskCancelStopsLoopAndCommands(t *testing.T) {
 	// In the sandbox's namespaces $$ is not the server's view of the
 	// command: on Linux the command is looked for by its arguments.
 	if runtime.GOOS == "linux" {
-		if left := tooltest.PIDsOf("sleep 300.4711"); len(left) > 0 {
+		if left := testproc.PIDsOf("sleep 300.4711"); len(left) > 0 {
 			t.Fatalf("the agent's command is still there after the cancel: %v", left)
 		}
 	} else if err := syscall.Kill(p, 0); !errors.Is(err, syscall.ESRCH) {

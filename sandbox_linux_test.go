@@ -5,7 +5,7 @@ package hands_test
 import (
 	"context"
 	"encoding/json"
-	"github.com/hands-dev/hands/internal/tooltest"
+	"github.com/hands-dev/hands/internal/testproc"
 	"net"
 	"os"
 	"os/exec"
@@ -245,7 +245,7 @@ func TestSandboxKillsEverything(t *testing.T) {
 	if isErr || !strings.Contains(out, "started") {
 		t.Fatalf("%q", out)
 	}
-	if left := tooltest.PIDsOf(mark); len(left) > 0 {
+	if left := testproc.PIDsOf(mark); len(left) > 0 {
 		t.Errorf("setsid processes outlived their command: %v", left)
 	}
 	in, _ := json.Marshal(map[string]any{"command": "setsid -f sleep " + mark + "; echo > " + root + "/job-started; sleep " + mark, "run_in_background": true})
@@ -255,11 +255,11 @@ func TestSandboxKillsEverything(t *testing.T) {
 	if out, _ := bashCall(t, s, "while [ ! -e "+root+"/job-started ]; do sleep 0.05; done; echo seen"); !strings.Contains(out, "seen") {
 		t.Fatal(out)
 	}
-	if len(tooltest.PIDsOf(mark)) == 0 {
+	if len(testproc.PIDsOf(mark)) == 0 {
 		t.Fatal("the background job is not running")
 	}
 	s.Close()
-	if left := tooltest.PIDsOf(mark); len(left) > 0 {
+	if left := testproc.PIDsOf(mark); len(left) > 0 {
 		t.Errorf("a background job's setsid grandchild outlived the session: %v", left)
 	}
 }

@@ -5,7 +5,7 @@ package mcpserver_test
 import (
 	"context"
 	"errors"
-	"github.com/hands-dev/hands/internal/tooltest"
+	"github.com/hands-dev/hands/internal/testproc"
 	"io"
 	"os"
 	"path/filepath"
@@ -212,11 +212,11 @@ func TestParkedTaskStoppedWithTheServer(t *testing.T) {
 	// In the sandbox's namespaces $$ is not the server's view of the
 	// command: on Linux the command is looked for by its arguments.
 	if runtime.GOOS == "linux" {
-		if len(tooltest.PIDsOf("300.2718")) == 0 {
+		if len(testproc.PIDsOf("300.2718")) == 0 {
 			t.Fatal("the command is not running while the call waits")
 		}
 		srv.Close()
-		if left := tooltest.PIDsOf("300.2718"); len(left) > 0 {
+		if left := testproc.PIDsOf("300.2718"); len(left) > 0 {
 			t.Fatalf("the parked agent's command is still there after the server closed: %v", left)
 		}
 		return

@@ -1,4 +1,5 @@
-package tooltest
+// Package testproc finds a test's processes by their command line.
+package testproc
 
 import (
 	"os"
