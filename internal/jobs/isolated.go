@@ -34,12 +34,12 @@ var isolated sync.Map // *exec.Cmd → Isolated
 
 // takeIsolated calls and forgets cmd's Isolated status and the shell's
 // PID inside the wrapper, if it has them.
-func takeIsolated(cmd *exec.Cmd) (syscall.WaitStatus, bool, int) {
-	v, ok := isolated.LoadAndDelete(cmd)
-	if !ok {
-		return 0, false, 0
+func takeIsolated(cmd *exec.Cmd) (ws syscall.WaitStatus, ok bool, pid int) {
+	v, found := isolated.LoadAndDelete(cmd)
+	if !found {
+		return ws, false, 0
 	}
-	ws, ok := v.(Isolated).Status()
+	ws, ok = v.(Isolated).Status()
 	return ws, ok, v.(Isolated).PID()
 }
 

@@ -24,7 +24,7 @@ func (s *Status) Ready() <-chan struct{} { return nil }
 func (s *Status) PID() int { return 0 }
 
 // Status knows nothing.
-func (s *Status) Status() (syscall.WaitStatus, bool) { return 0, false }
+func (s *Status) Status() (ws syscall.WaitStatus, ok bool) { return ws, false }
 
 // Report says what the sandbox enforces on this machine.
 type Report struct {
