@@ -148,13 +148,11 @@ func ParseDef(path string, data []byte) (Def, error) {
 	if err != nil {
 		return Def{}, err
 	}
-	switch {
-	case fm.Name == "":
-		return Def{}, fmt.Errorf("%s: frontmatter: name is missing; add a line such as \"name: code-reviewer\"", path)
-	case !validAgentName.MatchString(fm.Name):
-		return Def{}, fmt.Errorf("%s: frontmatter: name %q is not a valid agent name: use letters, digits, '-' and '_', up to 64", path, fm.Name)
-	case strings.TrimSpace(fm.Description) == "":
-		return Def{}, fmt.Errorf("%s: frontmatter: description is missing; say when the agent should be used", path)
+	if err := CheckNamed(path, fm.Name, fm.Description, Naming{
+		Kind: "agent", Example: "code-reviewer", Valid: validAgentName,
+		Rule: "use letters, digits, '-' and '_', up to 64", Describe: "say when the agent should be used",
+	}); err != nil {
+		return Def{}, err
 	}
 	d := Def{Name: fm.Name, Description: strings.TrimSpace(fm.Description), Model: fm.Model, Prompt: strings.TrimSpace(string(body)), Path: path}
 	if fm.Model == "inherit" {
@@ -274,6 +272,29 @@ func contains(l []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// Naming is what the frontmatter of a kind of file (an agent's, a
+// skill's) requires of its name and description, for CheckNamed.
+type Naming struct {
+	Kind, Example string         // "agent", "code-reviewer"
+	Valid         *regexp.Regexp // a valid name
+	Rule          string         // the rule Valid enforces, in words
+	Describe      string         // what the description should say
+}
+
+// CheckNamed checks a file's frontmatter name and description; errors
+// name path and say how to fix the field.
+func CheckNamed(path, name, description string, n Naming) error {
+	switch {
+	case name == "":
+		return fmt.Errorf("%s: frontmatter: name is missing; add a line such as \"name: %s\"", path, n.Example)
+	case !n.Valid.MatchString(name):
+		return fmt.Errorf("%s: frontmatter: name %q is not a valid %s name: %s", path, name, n.Kind, n.Rule)
+	case strings.TrimSpace(description) == "":
+		return fmt.Errorf("%s: frontmatter: description is missing; %s", path, n.Describe)
+	}
+	return nil
 }
 
 // ReadFrontmatter decodes the YAML frontmatter of a markdown file (an

@@ -51,13 +51,11 @@ func Parse(path string, data []byte) (Skill, error) {
 	if err != nil {
 		return Skill{}, err
 	}
-	switch {
-	case fm.Name == "":
-		return Skill{}, fmt.Errorf("%s: frontmatter: name is missing; add a line such as \"name: pdf-forms\"", path)
-	case !validName.MatchString(fm.Name):
-		return Skill{}, fmt.Errorf("%s: frontmatter: name %q is not a valid skill name: use lower-case letters, digits and hyphens, up to 64", path, fm.Name)
-	case strings.TrimSpace(fm.Description) == "":
-		return Skill{}, fmt.Errorf("%s: frontmatter: description is missing; say what the skill does and when to use it", path)
+	if err := agent.CheckNamed(path, fm.Name, fm.Description, agent.Naming{
+		Kind: "skill", Example: "pdf-forms", Valid: validName,
+		Rule: "use lower-case letters, digits and hyphens, up to 64", Describe: "say what the skill does and when to use it",
+	}); err != nil {
+		return Skill{}, err
 	}
 	s := Skill{Name: fm.Name, Description: strings.TrimSpace(fm.Description), Instructions: strings.TrimLeft(string(body), "\r\n"), Dir: filepath.Dir(path)}
 	switch v := fm.AllowedTools.(type) {
