@@ -22,6 +22,16 @@ import (
 // needs no privilege), mount, PID and System V IPC.
 const cloneFlags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
 
+// helperCaps are the capabilities, in its own user namespace, that the
+// helper needs for its set-up: mounts, loopback, dropping the bounding set.
+var helperCaps = []uintptr{capSysAdmin, capNetAdmin, capSetpcap}
+
+const (
+	capSetpcap  = 8
+	capNetAdmin = 12
+	capSysAdmin = 21
+)
+
 // Wrap rewrites cmd so that it runs through the helper in namespaces of
 // its own: the helper, started with cmd's own process group and
 // parent-death settings, sets the sandbox up and runs cmd's program as its
@@ -126,6 +136,12 @@ func (i *Isolator) apply(cmd *exec.Cmd, s nsinit.Spec) error {
 	attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
 	attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
 	attr.GidMappingsEnableSetgroups = false
+	// The helper is the user namespace's first process and has every
+	// capability in it, but an exec by any uid but 0 drops them all: a
+	// server run by an ordinary user would leave the helper unable to
+	// mount. It keeps, as ambient capabilities, only what its set-up
+	// needs, and drops them (dropPrivileges) before the command runs.
+	attr.AmbientCaps = helperCaps
 	cmd.SysProcAttr = attr
 	return nil
 }
