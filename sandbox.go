@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -180,14 +179,7 @@ func (r *Runtime) sandboxFor(cfg *jobs.Config, tempDir string) error {
 		// Landlock alone, below.
 	} else if probe, _ := r.sandboxState(); probe.Namespaces {
 		cfg.Env = r.cacheEnv(cfg.Env, tempDir)
-		iso := r.isolator(tempDir)
-		cfg.Isolate = func(cmd *exec.Cmd) (jobs.Isolated, error) {
-			st, err := iso.Wrap(cmd)
-			if err != nil {
-				return nil, err // not a typed nil
-			}
-			return st, nil
-		}
+		cfg.Spawner = r.isolator(tempDir).NewSpawner()
 		return nil
 	}
 	filter, err := r.networkFilter()

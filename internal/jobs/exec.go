@@ -80,7 +80,7 @@ func Exec(ctx context.Context, c Command) (*Result, error) {
 		return nil, err
 	}
 	var watch watchdog // never started: sends are no-ops
-	p, err := startProc(cmd, s, false, &watch, nil, false)
+	p, err := startProc(cmd, s, false, &watch, nil, nil, false)
 	if err != nil {
 		return nil, err
 	}

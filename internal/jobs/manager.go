@@ -94,6 +94,11 @@ type Config struct {
 	// signals on and gives the status of the shell it ran, which the
 	// command's result then reports.
 	Isolate func(cmd *exec.Cmd) (Isolated, error)
+	// Spawner, if set, starts the commands instead (in a sandbox that
+	// lives as long as the Manager); Confine and Isolate are then not
+	// used. Commands with Options.Unconfined start as usual. Close closes
+	// it.
+	Spawner Spawner
 	// MergeStreams sends stdout and stderr down one pipe: Merged is then
 	// in the exact order of the writes, and Stdout and Stderr stay empty.
 	// Otherwise each has its own pipe and Merged is in the order the
@@ -472,7 +477,7 @@ type Options struct {
 }
 
 func (m *Manager) confine(o Options) func(*exec.Cmd) error {
-	if o.Unconfined || m.cfg.Confine == nil && m.cfg.Isolate == nil {
+	if o.Unconfined || m.cfg.Confine == nil && m.cfg.Isolate == nil && m.cfg.Spawner == nil {
 		return nil
 	}
 	return func(cmd *exec.Cmd) error {
@@ -612,6 +617,9 @@ func (m *Manager) Close() error {
 	}
 
 	m.watch.stop()
+	if m.cfg.Spawner != nil {
+		m.cfg.Spawner.Close()
+	}
 
 	m.mu.Lock()
 	files := m.files

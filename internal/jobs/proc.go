@@ -40,6 +40,11 @@ type proc struct {
 	// (its PID namespace), when the wrapper said; the group's number out
 	// here stays pgid, which signals go to.
 	innerPGID int
+
+	// sp is the shell when a Spawner started it (cmd then only describes
+	// it): signals, the wait and the clearing up go through sp, and pgid
+	// is the group as the command sees it.
+	sp Spawned
 }
 
 // requestKill asks whoever waits for p to kill its group.
@@ -67,7 +72,11 @@ func (m *Manager) spawn(command, dir string, reportCwd bool, s *sink, confine fu
 		Dir:  dir,
 		Env:  m.env,
 	}
-	p, err := startProc(cmd, s, m.cfg.MergeStreams, &m.watch, confine, reportCwd)
+	var spawner Spawner
+	if confine != nil {
+		spawner = m.cfg.Spawner
+	}
+	p, err := startProc(cmd, s, m.cfg.MergeStreams, &m.watch, confine, spawner, reportCwd)
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", m.shell, err)
 	}
@@ -78,8 +87,9 @@ func (m *Manager) spawn(command, dir string, reportCwd bool, s *sink, confine fu
 // process group of its own that watch learns of, its output drained into
 // s: down one pipe when merge is set, else one pipe per stream. With
 // reportCwd, cmd also gets a pipe on descriptor cwdFD (its ExtraFiles),
-// drained into p.cwd.
-func startProc(cmd *exec.Cmd, s *sink, merge bool, watch *watchdog, confine func(*exec.Cmd) error, reportCwd bool) (*proc, error) {
+// drained into p.cwd. With a spawner, the spawner starts cmd's program
+// instead, and confine is not called.
+func startProc(cmd *exec.Cmd, s *sink, merge bool, watch *watchdog, confine func(*exec.Cmd) error, spawner Spawner, reportCwd bool) (*proc, error) {
 	var opened []*os.File
 	closeAll := func() {
 		for _, f := range opened {
@@ -122,9 +132,13 @@ func startProc(cmd *exec.Cmd, s *sink, merge bool, watch *watchdog, confine func
 		killReq:  make(chan struct{}),
 		finished: make(chan struct{}),
 	}
-	started := make(chan error, 1)
-	go p.run(confine, started)
-	err = <-started
+	if spawner != nil {
+		err = p.spawnWith(spawner, cwdW)
+	} else {
+		started := make(chan error, 1)
+		go p.run(confine, started)
+		err = <-started
+	}
 	outW.Close()
 	errW.Close()
 	if cwdW != nil {
@@ -236,6 +250,26 @@ func (p *proc) run(confine func(*exec.Cmd) error, started chan<- error) {
 	}
 }
 
+// spawnWith has spawner start p.cmd's program, with its output pipes and
+// cwd (if not nil) on cwdFD.
+func (p *proc) spawnWith(spawner Spawner, cwd *os.File) error {
+	files := []*os.File{nil, p.cmd.Stdout.(*os.File), p.cmd.Stderr.(*os.File)}
+	if cwd != nil {
+		files = append(files, make([]*os.File, cwdFD-3)...)
+		files = append(files, cwd)
+	}
+	sp, err := spawner.Spawn(SpawnRequest{Path: p.cmd.Path, Args: p.cmd.Args, Env: p.cmd.Env, Dir: p.cmd.Dir, Files: files})
+	if err != nil {
+		return fmt.Errorf("confining the command: %w", err)
+	}
+	p.sp, p.pgid, p.watch = sp, sp.PID(), nil
+	go func() {
+		<-sp.Exited()
+		close(p.exited)
+	}()
+	return nil
+}
+
 // terminate ends a shell that is still running: SIGTERM to the group, then
 // SIGKILL once grace has passed or the shell has gone.
 func (p *proc) terminate(grace time.Duration) {
@@ -282,7 +316,11 @@ func (p *proc) finish(grace time.Duration, gentle bool) {
 	p.mu.Lock()
 	p.reaped = true
 	p.mu.Unlock()
-	p.reap()
+	if p.sp != nil {
+		p.sp.Release()
+	} else {
+		p.reap()
+	}
 	p.inner, p.innerOK, p.innerPGID = takeIsolated(p.cmd)
 	for _, f := range p.pipes {
 		f.Close()
@@ -293,11 +331,24 @@ func (p *proc) finish(grace time.Duration, gentle bool) {
 // signal's name; the code is then 128 plus the signal number, as a shell
 // reports it.
 func (p *proc) exitStatus() (code int, signal string) {
+	if p.sp != nil {
+		ws, ok := p.sp.Status()
+		if !ok {
+			// The sandbox died under the shell: the kernel killed
+			// everything in it.
+			return 128 + int(syscall.SIGKILL), signalNames[syscall.SIGKILL]
+		}
+		p.inner, p.innerOK = ws, true
+	}
 	ps := p.cmd.ProcessState
-	if ps == nil {
+	if ps == nil && !p.innerOK {
 		return -1, ""
 	}
-	ws, ok := ps.Sys().(syscall.WaitStatus)
+	var ws syscall.WaitStatus
+	var ok bool
+	if ps != nil {
+		ws, ok = ps.Sys().(syscall.WaitStatus)
+	}
 	if p.innerOK {
 		ws, ok = p.inner, true
 	}

@@ -22,6 +22,10 @@ func (p *proc) waitLeader() { p.cmd.Wait() }
 func (p *proc) reap() {}
 
 func (p *proc) kill(sig syscall.Signal) {
+	if p.sp != nil {
+		p.sp.Signal(sig)
+		return
+	}
 	if sig == syscall.SIGKILL {
 		p.cmd.Process.Kill()
 		return

@@ -10,6 +10,10 @@ const GroupsSupported = true
 
 // kill sends sig to the whole process group.
 func (p *proc) kill(sig syscall.Signal) {
+	if p.sp != nil {
+		p.sp.Signal(sig)
+		return
+	}
 	syscall.Kill(-p.pgid, sig)
 }
 

@@ -71,6 +71,9 @@ func (d *watchdog) start(shell string) {
 // send writes a line to the watchdog; once that fails, groups are no
 // longer watched and Close is the only guard.
 func (d *watchdog) send(op byte, pgid int) {
+	if d == nil {
+		return // a spawner's command: the spawner's death ends it
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.w == nil {

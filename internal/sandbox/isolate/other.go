@@ -7,12 +7,26 @@ import (
 	"os/exec"
 	"runtime"
 	"syscall"
+
+	"github.com/hands-dev/hands/internal/jobs"
 )
 
 var errUnsupported = errors.New("namespaces are Linux only; not on " + runtime.GOOS)
 
 // Wrap fails: there are no namespaces on this OS.
 func (i *Isolator) Wrap(*exec.Cmd) (*Status, error) { return nil, errUnsupported }
+
+// Spawner starts nothing here.
+type Spawner struct{}
+
+// NewSpawner returns a Spawner that fails: there are no namespaces here.
+func (i *Isolator) NewSpawner() *Spawner { return &Spawner{} }
+
+// Spawn fails: there are no namespaces on this OS.
+func (s *Spawner) Spawn(jobs.SpawnRequest) (jobs.Spawned, error) { return nil, errUnsupported }
+
+// Close does nothing.
+func (s *Spawner) Close() error { return nil }
 
 // Status is what the helper of one command reports (Linux only).
 type Status struct{}

@@ -1,19 +1,14 @@
 package isolate
 
 import (
-	"bytes"
-	"context"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"strings"
 	"sync"
 	"syscall"
-	"time"
 
 	"github.com/hands-dev/hands/internal/sandbox/nsinit"
 )
@@ -23,13 +18,16 @@ import (
 const cloneFlags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
 
 // helperCaps are the capabilities, in its own user namespace, that the
-// helper needs for its set-up: mounts, loopback, dropping the bounding set.
-var helperCaps = []uintptr{capSysAdmin, capNetAdmin, capSetpcap}
+// helper and the spawner need for their set-up: mounts, loopback,
+// dropping the bounding set, and (the spawner) a UTS namespace per
+// command and the limit of nested user namespaces.
+var helperCaps = []uintptr{capSysAdmin, capNetAdmin, capSetpcap, capSysResource}
 
 const (
-	capSetpcap  = 8
-	capNetAdmin = 12
-	capSysAdmin = 21
+	capSetpcap     = 8
+	capNetAdmin    = 12
+	capSysAdmin    = 21
+	capSysResource = 24
 )
 
 // Wrap rewrites cmd so that it runs through the helper in namespaces of
@@ -166,36 +164,11 @@ func (i *Isolator) Probe() Report {
 }
 
 func (i *Isolator) runProbe() Report {
-	if i.err != nil {
-		return Report{Reason: i.err.Error()}
-	}
-	s := i.spec()
-	s.Probe = true
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, i.helper)
-	cmd.Path, cmd.Args = "/", nil
-	if err := i.apply(cmd, s); err != nil {
+	// The probe is a spawner, as commands get, set up and stopped.
+	p, err := i.startSpawner()
+	if err != nil {
 		return Report{Reason: err.Error()}
 	}
-	cmd.Args = []string{nsinit.HelperArg0, "/"}
-	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	cmd.Dir = "/"
-	err := cmd.Run()
-	if err == nil && strings.TrimSpace(out.String()) == nsinit.ProbeOK {
-		return Report{Namespaces: true, Network: true}
-	}
-	msg := strings.TrimSpace(errb.String())
-	if msg == "" && err != nil {
-		msg = err.Error()
-	}
-	if errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOSPC) {
-		msg = fmt.Sprintf("creating user namespaces failed (%v): unprivileged user namespaces are off or restricted (kernel.unprivileged_userns_clone, user.max_user_namespaces, AppArmor's apparmor_restrict_unprivileged_userns)", err)
-	}
-	if msg == "" {
-		msg = "the helper did not answer (does " + i.helper + " link Hands?)"
-	}
-	return Report{Reason: msg}
+	p.stop()
+	return Report{Namespaces: true, Network: true}
 }

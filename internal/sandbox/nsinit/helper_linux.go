@@ -177,56 +177,81 @@ func (s *Spec) mask() error {
 	if len(s.Masks) == 0 {
 		return nil
 	}
-	fsfd, err := fsopen("tmpfs", 1)
+	mfd, err := maskSource()
 	if err != nil {
-		return fmt.Errorf("making the masks: %w", err)
-	}
-	defer syscall.Close(fsfd)
-	if err := fsconfigSetString(fsfd, "size", "16k"); err != nil {
-		return fmt.Errorf("making the masks: %w", err)
-	}
-	if err := fsconfigCreate(fsfd); err != nil {
-		return fmt.Errorf("making the masks: %w", err)
-	}
-	mfd, err := fsmount(fsfd, 1, mountAttrNosuid|mountAttrNodev|mountAttrNoexec)
-	if err != nil {
-		return fmt.Errorf("making the masks: %w", err)
+		return err
 	}
 	defer syscall.Close(mfd)
-	f, err := syscall.Openat(mfd, "file", syscall.O_CREAT|syscall.O_WRONLY|syscall.O_CLOEXEC, 0o444)
-	if err != nil {
-		return fmt.Errorf("making the masks: %w", err)
-	}
-	syscall.Close(f)
-	if err := syscall.Mkdirat(mfd, "dir", 0o555); err != nil {
-		return fmt.Errorf("making the masks: %w", err)
-	}
-	if err := mountSetattr(mfd, "", atEmptyPath|atRecursive, &mountAttr{attrSet: mountAttrRdonly}); err != nil {
-		return fmt.Errorf("making the masks read-only: %w", err)
-	}
 	masks := slices.Clone(s.Masks)
 	slices.Sort(masks) // a parent before what it holds: what it hides needs no mask
 	for _, m := range masks {
-		var st syscall.Stat_t
-		if err := syscall.Stat(m, &st); err != nil {
-			if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ENOTDIR) {
-				continue // gone, or hidden by a mask above it
-			}
-			return fmt.Errorf("masking %s: %w", m, err)
+		if err := maskPath(mfd, m); err != nil {
+			return err
 		}
-		src := "file"
-		if st.Mode&syscall.S_IFMT == syscall.S_IFDIR {
-			src = "dir"
+	}
+	return nil
+}
+
+// maskSource makes the small read-only tmpfs, attached nowhere, that holds
+// the empty "file" and "dir" masks are cloned from, and returns its mount's
+// descriptor.
+func maskSource() (int, error) {
+	fsfd, err := fsopen("tmpfs", 1)
+	if err != nil {
+		return -1, fmt.Errorf("making the masks: %w", err)
+	}
+	defer syscall.Close(fsfd)
+	if err := fsconfigSetString(fsfd, "size", "16k"); err != nil {
+		return -1, fmt.Errorf("making the masks: %w", err)
+	}
+	if err := fsconfigCreate(fsfd); err != nil {
+		return -1, fmt.Errorf("making the masks: %w", err)
+	}
+	mfd, err := fsmount(fsfd, 1, mountAttrNosuid|mountAttrNodev|mountAttrNoexec)
+	if err != nil {
+		return -1, fmt.Errorf("making the masks: %w", err)
+	}
+	fail := func(err error) (int, error) {
+		syscall.Close(mfd)
+		return -1, err
+	}
+	f, err := syscall.Openat(mfd, "file", syscall.O_CREAT|syscall.O_WRONLY|syscall.O_CLOEXEC, 0o444)
+	if err != nil {
+		return fail(fmt.Errorf("making the masks: %w", err))
+	}
+	syscall.Close(f)
+	if err := syscall.Mkdirat(mfd, "dir", 0o555); err != nil {
+		return fail(fmt.Errorf("making the masks: %w", err))
+	}
+	if err := mountSetattr(mfd, "", atEmptyPath|atRecursive, &mountAttr{attrSet: mountAttrRdonly}); err != nil {
+		return fail(fmt.Errorf("making the masks read-only: %w", err))
+	}
+	return mfd, nil
+}
+
+// maskPath covers m with a copy of the empty file or directory of the mask
+// source mfd; a path that does not exist (or is hidden by a mask above it)
+// is skipped.
+func maskPath(mfd int, m string) error {
+	var st syscall.Stat_t
+	if err := syscall.Stat(m, &st); err != nil {
+		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ENOTDIR) {
+			return nil // gone, or hidden by a mask above it
 		}
-		cfd, err := openTree(mfd, src, openTreeClone|syscall.O_CLOEXEC)
-		if err != nil {
-			return fmt.Errorf("masking %s: %w", m, err)
-		}
-		err = moveMount(cfd, "", atFDCWD, m, moveMountFEmptyPath)
-		syscall.Close(cfd)
-		if err != nil {
-			return fmt.Errorf("masking %s: %w", m, err)
-		}
+		return fmt.Errorf("masking %s: %w", m, err)
+	}
+	src := "file"
+	if st.Mode&syscall.S_IFMT == syscall.S_IFDIR {
+		src = "dir"
+	}
+	cfd, err := openTree(mfd, src, openTreeClone|syscall.O_CLOEXEC)
+	if err != nil {
+		return fmt.Errorf("masking %s: %w", m, err)
+	}
+	err = moveMount(cfd, "", atFDCWD, m, moveMountFEmptyPath)
+	syscall.Close(cfd)
+	if err != nil {
+		return fmt.Errorf("masking %s: %w", m, err)
 	}
 	return nil
 }

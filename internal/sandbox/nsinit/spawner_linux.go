@@ -1,0 +1,458 @@
+//go:build linux && (amd64 || arm64 || riscv64 || loong64)
+
+package nsinit
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+	"unsafe"
+)
+
+// init runs the spawner when the process was started as one (see
+// SpawnerArg0), before the packages that sort after this one are
+// initialised, and exits when the server closes its socket.
+func init() {
+	if len(os.Args) < 1 || os.Args[0] != SpawnerArg0 {
+		return
+	}
+	raw, ok := os.LookupEnv(SpecEnv)
+	if !ok {
+		return
+	}
+	if os.Getpid() != 1 {
+		fmt.Fprintf(os.Stderr, "hands sandbox: the spawner runs only as PID 1 of its own namespaces\n")
+		os.Exit(SetupFailed)
+	}
+	os.Exit(spawnerMain(raw))
+}
+
+// ignoredSignals are the signals the spawner catches and drops: PID 1 of
+// a namespace gets from inside only the signals it has a handler for, and
+// the Go runtime installs handlers (some of which end the program), so a
+// command's `kill -TERM 1` or `kill -SEGV 1` would otherwise reach it.
+// They are caught, not ignored (SIG_IGN), because an ignored signal stays
+// ignored across fork and exec: every command would inherit it, whereas a
+// caught one is reset to its default in the child. SIGCHLD is left alone.
+var ignoredSignals = []os.Signal{
+	syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGILL, syscall.SIGTRAP,
+	syscall.SIGABRT, syscall.SIGBUS, syscall.SIGFPE, syscall.SIGUSR1, syscall.SIGSEGV,
+	syscall.SIGUSR2, syscall.SIGPIPE, syscall.SIGALRM, syscall.SIGTERM, syscall.SIGSTKFLT,
+	syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU, syscall.SIGXCPU, syscall.SIGXFSZ,
+	syscall.SIGVTALRM, syscall.SIGIO, syscall.SIGPWR, syscall.SIGSYS,
+}
+
+const prSetDumpable = 4
+
+// releaseBound is how long OpRelease goes on killing a command's
+// processes (one in uninterruptible sleep cannot die at once) before it
+// answers all the same.
+const releaseBound = 5 * time.Second
+
+// spawner is the per-session process that starts a session's commands.
+type spawner struct {
+	sock    int
+	devnull int
+	wmu     sync.Mutex // one message at a time on sock
+
+	mu    sync.Mutex
+	cmds  map[uint64]*spawnedCmd // by id, until released
+	byPID map[int]*spawnedCmd    // shells not yet reaped
+	kick  chan struct{}          // a child was started: the reaper has work
+
+	spawns chan spawnReq // to the spawn thread
+	masked map[string]bool
+	mfd    int // the mask source, or -1 until a mask is needed
+}
+
+// spawnedCmd is one command: its shell and the UTS namespace that tags
+// every process it starts (a process without capabilities cannot leave
+// it, and nested user namespaces, which would give them, are off).
+type spawnedCmd struct {
+	id       uint64
+	pid      int
+	tag      int // a descriptor of the namespace: it keeps its inode number unique
+	dev, ino uint64
+}
+
+type spawnReq struct {
+	m     *Msg
+	files []uintptr
+	reply chan spawnRes
+}
+
+type spawnRes struct {
+	c   *spawnedCmd
+	err error
+}
+
+// spawnerMain is the spawner: PID 1 of the session's user, mount, PID and
+// IPC (and network) namespaces, with the same view as the one-shot
+// helper's (Spec.mount), which starts each command it is asked for from a
+// thread confined as the helper confines its command.
+func spawnerMain(raw string) int {
+	sp := &spawner{sock: SpawnerFD, cmds: map[uint64]*spawnedCmd{}, byPID: map[int]*spawnedCmd{},
+		kick: make(chan struct{}, 1), spawns: make(chan spawnReq), masked: map[string]bool{}, mfd: -1}
+	fail := func(err error) int {
+		sp.send(&Msg{Op: OpReady, Err: err.Error()})
+		fmt.Fprintf(os.Stderr, "hands sandbox: %v\n", err)
+		return SetupFailed
+	}
+	sigs := make(chan os.Signal, 16)
+	signal.Notify(sigs, ignoredSignals...)
+	go func() {
+		for range sigs {
+		}
+	}()
+	syscall.CloseOnExec(SpawnerFD)
+	// Not dumpable: a command can neither ptrace the spawner nor read its
+	// /proc/1/environ, mem or fd.
+	if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetDumpable, 0, 0); e != 0 {
+		return fail(fmt.Errorf("prctl(PR_SET_DUMPABLE): %w", e))
+	}
+	var s Spec
+	if err := json.Unmarshal([]byte(raw), &s); err != nil {
+		return fail(fmt.Errorf("reading the sandbox spec: %w", err))
+	}
+	os.Unsetenv(SpecEnv)
+	// No nested user namespace: it would give a command the capabilities
+	// to leave the namespace that tags its processes. The limit is the
+	// spawner's user namespace's own; the host's is unchanged.
+	if err := os.WriteFile("/proc/sys/user/max_user_namespaces", []byte("0\n"), 0); err != nil {
+		return fail(fmt.Errorf("switching nested user namespaces off: %w", err))
+	}
+	if err := s.mount(); err != nil {
+		return fail(err)
+	}
+	if s.NetNS {
+		if err := loopbackUp(); err != nil {
+			return fail(fmt.Errorf("bringing up loopback: %w", err))
+		}
+		if s.Proxy != "" {
+			if err := forwardProxy(s.ProxyPort, s.Proxy); err != nil {
+				return fail(fmt.Errorf("starting the proxy forwarder: %w", err))
+			}
+		}
+	}
+	var err error
+	if sp.devnull, err = syscall.Open("/dev/null", syscall.O_RDONLY|syscall.O_CLOEXEC, 0); err != nil {
+		return fail(fmt.Errorf("opening /dev/null: %w", err))
+	}
+	ready := make(chan error)
+	go sp.spawnThread(s.Landlock, ready)
+	if err := <-ready; err != nil {
+		return fail(err)
+	}
+	if err := sp.send(&Msg{Op: OpReady}); err != nil {
+		return 0
+	}
+	go sp.reap()
+	sp.serve()
+	return 0
+}
+
+// serve handles the server's messages until its socket ends.
+func (sp *spawner) serve() {
+	buf := make([]byte, MaxMsg)
+	oob := make([]byte, syscall.CmsgSpace(16*4))
+	for {
+		n, oobn, _, _, err := syscall.Recvmsg(sp.sock, buf, oob, syscall.MSG_CMSG_CLOEXEC)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil || n == 0 {
+			return // the server is gone: exiting kills every process left
+		}
+		fds := receivedFDs(oob[:oobn])
+		var m Msg
+		if err := json.Unmarshal(buf[:n], &m); err != nil {
+			closeAll(fds)
+			continue
+		}
+		switch m.Op {
+		case OpSpawn:
+			sp.spawn(&m, fds)
+		case OpSignal:
+			closeAll(fds)
+			sp.mu.Lock()
+			c := sp.cmds[m.ID]
+			sp.mu.Unlock()
+			if c != nil {
+				c.kill(syscall.Signal(m.Signal))
+			}
+		case OpRelease:
+			closeAll(fds)
+			go sp.release(m.ID)
+		default:
+			closeAll(fds)
+		}
+	}
+}
+
+func receivedFDs(oob []byte) []int {
+	var fds []int
+	msgs, err := syscall.ParseSocketControlMessage(oob)
+	if err != nil {
+		return nil
+	}
+	for _, cm := range msgs {
+		if f, err := syscall.ParseUnixRights(&cm); err == nil {
+			fds = append(fds, f...)
+		}
+	}
+	return fds
+}
+
+func closeAll(fds []int) {
+	for _, fd := range fds {
+		syscall.Close(fd)
+	}
+}
+
+// send writes one message to the server.
+func (sp *spawner) send(m *Msg) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	sp.wmu.Lock()
+	defer sp.wmu.Unlock()
+	for {
+		_, err = syscall.Write(sp.sock, b)
+		if !errors.Is(err, syscall.EINTR) {
+			return err
+		}
+	}
+}
+
+// spawn masks what the request adds, has the spawn thread start the
+// command and answers.
+func (sp *spawner) spawn(m *Msg, fds []int) {
+	defer closeAll(fds)
+	reply := &Msg{Op: OpStarted, ID: m.ID}
+	files, err := sp.childFiles(m.FDs, fds)
+	if err == nil {
+		err = sp.maskMore(m.Masks)
+	}
+	if err == nil {
+		r := spawnReq{m: m, files: files, reply: make(chan spawnRes)}
+		sp.spawns <- r
+		res := <-r.reply
+		if err = res.err; err == nil {
+			reply.PID = res.c.pid
+		}
+	}
+	if err != nil {
+		reply.Err = err.Error()
+	}
+	sp.send(reply)
+}
+
+// childFiles maps the descriptors received to the command's numbers.
+func (sp *spawner) childFiles(nums, fds []int) ([]uintptr, error) {
+	if len(nums) != len(fds) {
+		return nil, fmt.Errorf("the request named %d descriptors but carried %d", len(nums), len(fds))
+	}
+	files := []uintptr{uintptr(sp.devnull), ^uintptr(0), ^uintptr(0)}
+	for i, n := range nums {
+		if n < 0 || n > 64 {
+			return nil, fmt.Errorf("descriptor number %d out of range", n)
+		}
+		for len(files) <= n {
+			files = append(files, ^uintptr(0))
+		}
+		files[n] = uintptr(fds[i])
+	}
+	return files, nil
+}
+
+// maskMore covers the paths not yet covered by a mask (files a deny
+// pattern matches that appeared since the session started).
+func (sp *spawner) maskMore(paths []string) error {
+	for _, p := range paths {
+		if sp.masked[p] {
+			continue
+		}
+		if sp.mfd < 0 {
+			fd, err := maskSource()
+			if err != nil {
+				return err
+			}
+			sp.mfd = fd
+		}
+		var st syscall.Stat_t
+		if syscall.Stat(p, &st) != nil {
+			continue // not there (yet)
+		}
+		if err := maskPath(sp.mfd, p); err != nil {
+			return err
+		}
+		sp.masked[p] = true
+	}
+	return nil
+}
+
+// spawnThread confines its locked OS thread as the one-shot helper
+// confines its command (Landlock, no_new_privs, no capability to regain
+// on exec) but keeps its effective capabilities, which a new UTS
+// namespace needs, then starts each command asked for: in a UTS namespace
+// of its own (the tag of its processes), in a process group of its own.
+// The commands inherit the thread's restrictions; the thread is never
+// unlocked, so nothing else runs on it.
+func (sp *spawner) spawnThread(rs *Ruleset, ready chan<- error) {
+	runtime.LockOSThread()
+	if err := confineThread(rs); err != nil {
+		ready <- err
+		return
+	}
+	ready <- nil
+	for r := range sp.spawns {
+		c, err := sp.start(r.m, r.files)
+		r.reply <- spawnRes{c, err}
+	}
+}
+
+// confineThread applies rs (if any) and no_new_privs to the calling
+// thread, empties its bounding, ambient and inheritable capability sets
+// and leaves its effective and permitted ones: an exec from it leaves the
+// program no capability, even for uid 0.
+func confineThread(rs *Ruleset) error {
+	if rs != nil {
+		if err := Restrict(*rs); err != nil {
+			return fmt.Errorf("applying Landlock: %w", err)
+		}
+	} else if _, _, e := syscall.RawSyscall6(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0, 0, 0, 0); e != 0 {
+		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", e)
+	}
+	for c := 0; c <= 63; c++ {
+		if _, _, e := syscall.RawSyscall6(syscall.SYS_PRCTL, prCapbsetDrop, uintptr(c), 0, 0, 0, 0); e != 0 {
+			if e == syscall.EINVAL {
+				break
+			}
+			return fmt.Errorf("dropping capabilities: %w", e)
+		}
+	}
+	syscall.RawSyscall6(syscall.SYS_PRCTL, prCapAmbient, prCapAmbientClearAll, 0, 0, 0, 0)
+	hdr := struct {
+		version uint32
+		pid     int32
+	}{version: linuxCapVersion3}
+	var data [2]struct{ effective, permitted, inheritable uint32 }
+	if _, _, e := syscall.RawSyscall(syscall.SYS_CAPGET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0); e != 0 {
+		return fmt.Errorf("reading capabilities: %w", e)
+	}
+	data[0].inheritable, data[1].inheritable = 0, 0
+	if _, _, e := syscall.RawSyscall(syscall.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0); e != 0 {
+		return fmt.Errorf("dropping inheritable capabilities: %w", e)
+	}
+	return nil
+}
+
+// start starts one command, on the spawn thread.
+func (sp *spawner) start(m *Msg, files []uintptr) (*spawnedCmd, error) {
+	if err := syscall.Unshare(syscall.CLONE_NEWUTS); err != nil {
+		return nil, fmt.Errorf("making the command's namespace: %w", err)
+	}
+	tag, err := syscall.Open("/proc/thread-self/ns/uts", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("opening the command's namespace: %w", err)
+	}
+	var st syscall.Stat_t
+	if err := syscall.Fstat(tag, &st); err != nil {
+		syscall.Close(tag)
+		return nil, fmt.Errorf("opening the command's namespace: %w", err)
+	}
+	c := &spawnedCmd{id: m.ID, tag: tag, dev: st.Dev, ino: st.Ino}
+	sp.mu.Lock() // the reaper looks the shell up only once it is known
+	pid, err := syscall.ForkExec(m.Path, m.Args, &syscall.ProcAttr{Dir: m.Dir, Env: m.Env, Files: files,
+		Sys: &syscall.SysProcAttr{Setpgid: true}})
+	if err == nil {
+		c.pid = pid
+		sp.cmds[m.ID] = c
+		sp.byPID[pid] = c
+	}
+	sp.mu.Unlock()
+	if err != nil {
+		syscall.Close(tag)
+		return nil, fmt.Errorf("starting %s: %w", m.Path, err)
+	}
+	select {
+	case sp.kick <- struct{}{}:
+	default:
+	}
+	return c, nil
+}
+
+// reap reaps every child of PID 1 (the shells, and every orphan of the
+// namespace), and tells the server when a shell has exited.
+func (sp *spawner) reap() {
+	for {
+		var ws syscall.WaitStatus
+		pid, err := syscall.Wait4(-1, &ws, 0, nil)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if errors.Is(err, syscall.ECHILD) {
+			<-sp.kick
+			continue
+		}
+		if err != nil {
+			return
+		}
+		sp.mu.Lock()
+		c := sp.byPID[pid]
+		delete(sp.byPID, pid)
+		sp.mu.Unlock()
+		if c != nil {
+			sp.send(&Msg{Op: OpExited, ID: c.id, Status: uint32(ws)})
+		}
+	}
+}
+
+// kill sends sig to every process tagged with c's namespace and returns
+// how many it found.
+func (c *spawnedCmd) kill(sig syscall.Signal) int {
+	d, err := os.Open("/proc")
+	if err != nil {
+		return 0
+	}
+	defer d.Close()
+	names, _ := d.Readdirnames(-1)
+	n := 0
+	for _, name := range names {
+		pid, err := strconv.Atoi(name)
+		if err != nil || pid <= 1 {
+			continue
+		}
+		var st syscall.Stat_t
+		if syscall.Stat("/proc/"+name+"/ns/uts", &st) != nil || st.Dev != c.dev || st.Ino != c.ino {
+			continue // gone, a zombie, or another command's
+		}
+		syscall.Kill(pid, sig)
+		n++
+	}
+	return n
+}
+
+// release kills what is left of command id and forgets it.
+func (sp *spawner) release(id uint64) {
+	sp.mu.Lock()
+	c := sp.cmds[id]
+	delete(sp.cmds, id)
+	sp.mu.Unlock()
+	if c != nil {
+		deadline := time.Now().Add(releaseBound)
+		for c.kill(syscall.SIGKILL) > 0 && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond) // SIGKILLed processes need a moment to exit
+		}
+		syscall.Close(c.tag)
+	}
+	sp.send(&Msg{Op: OpReleased, ID: id})
+}
