@@ -67,7 +67,7 @@ func TestNamespacesForAnOrdinaryUser(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Chmod(outside, 0o666)
-	script := "echo changed > " + outside + "; grep -E '^Cap(Eff|Prm|Bnd|Amb)' /proc/self/status; tr '\\0' ' ' < /proc/1/cmdline; echo"
+	script := "echo changed > " + outside + "; grep -E '^Cap(Eff|Prm|Bnd|Amb)' /proc/self/status; tr '\\0' ' ' < /proc/1/cmdline; echo; unshare -Ur true; echo unshare:$?; cat /proc/1/environ; echo environ:$?"
 	args, _ := json.Marshal(map[string]string{"command": script})
 	cmd := asOrdinaryUser(t, binary, "call", "--root", root, "bash", string(args))
 	out, err := cmd.CombinedOutput()
@@ -89,7 +89,14 @@ func TestNamespacesForAnOrdinaryUser(t *testing.T) {
 			t.Errorf("the command kept capabilities (%s):\n%s", c, text)
 		}
 	}
-	if !strings.Contains(text, "hands-sandbox-helper") {
-		t.Errorf("the command's /proc is not its own (PID 1 is not the helper):\n%s", text)
+	if !strings.Contains(text, "hands-sandbox-spawner") {
+		t.Errorf("the command's /proc is not its session's own (PID 1 is not the spawner):\n%s", text)
+	}
+	// Nested user namespaces are off (the spawner's own limit), and the
+	// spawner's environment is not readable.
+	for _, w := range []string{"No space left on device", "unshare:1", "environ:1"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("the output lacks %q:\n%s", w, text)
+		}
 	}
 }
