@@ -289,7 +289,7 @@ func (r *Runtime) Confinement() string {
 		b.WriteString("command namespaces: off (--sandbox landlock; the default, auto, turns them on)\n")
 		b.WriteString("  not enforced: read-only system, masked secrets, private /proc (the server's environ and signals), killing setsid processes\n")
 	case probe.Namespaces:
-		fmt.Fprintf(&b, "command namespaces: enforced (sandbox %s): user, mount, PID and IPC namespaces per command\n", mode)
+		fmt.Fprintf(&b, "command namespaces: enforced (sandbox %s): user, mount, PID and IPC namespaces per session, set up once by a per-session spawner (PID 1 there, which commands cannot signal, trace or read) that starts each command in a UTS namespace of its own\n", mode)
 		b.WriteString("  system: read-only (chmod, chown, utimes, xattrs, mknod outside fail with EROFS/EPERM) except the roots and the session's temporary directory\n")
 		var masked []string
 		for _, m := range r.masks() {
@@ -304,7 +304,8 @@ func (r *Runtime) Confinement() string {
 		if r.hasRelativeDeny() {
 			fmt.Fprintf(&b, "  masked inside the roots: what the deny patterns match when each command starts (first %d entries of the roots)\n", maxMaskWalk)
 		}
-		b.WriteString("  /proc: the command's own; the server and other commands are invisible and cannot be signalled\n")
+		b.WriteString("  /proc: the session's own (its commands and the spawner); the server and other sessions are invisible and cannot be signalled\n")
+		b.WriteString("  nested user namespaces: off (a command cannot regain capabilities to leave its namespaces)\n")
 		b.WriteString("  processes: every process of a command, setsid ones included, dies with it, with its session and with the server\n")
 		switch net.Mode {
 		case "on":
