@@ -1,5 +1,32 @@
-// Package isolate runs each shell command in Linux namespaces of its own:
-// the second layer of the sandbox, under Landlock (package confine).
+// Package isolate runs shell commands in Linux namespaces: the second
+// layer of the sandbox, under Landlock (package confine).
+//
+// A session's commands go through a [Spawner] (jobs.Config.Spawner): at
+// the first command it starts the program again as the spawner (package
+// nsinit), PID 1 of new user, mount, PID and IPC (and network)
+// namespaces, set up as the one-shot helper below sets up its own, once
+// for the session. Each command then costs the spawner a fork (a vfork)
+// and an exec, from a thread it confined as the helper confines its
+// command (Landlock, no_new_privs, no capability to regain on exec). The
+// spawner
+//
+//   - starts each command in a UTS namespace of its own, leading a process
+//     group of its own; the namespace tags every process the command
+//     starts (none can leave it without capabilities, and nested user
+//     namespaces, which would give them, are off: max_user_namespaces is 0
+//     in the spawner's user namespace), so that when the command ends,
+//     whatever it left, setsid processes included, is killed, while the
+//     session's other commands run on;
+//   - passes signals from the server on to every process of a command,
+//     reaps the commands and gives the server each shell's wait status;
+//   - catches every signal a command could send it (PID 1 of a namespace
+//     gets only those it has a handler for) and is not dumpable, so no
+//     command can stop it, trace it or read its /proc files; it dies with
+//     the server (parent-death signal), and everything in its namespaces
+//     with it; if it dies anyway, the next command starts a new one.
+//
+// The one-shot helper, [Isolator.Wrap], runs one command in namespaces of
+// its own:
 //
 // [Isolator.Wrap] rewrites a command (for jobs.Config.Isolate) so that the
 // program re-runs itself as a helper (package nsinit, whose init function
@@ -45,8 +72,8 @@
 // ([Status]), and package jobs reports that one.
 //
 // Mounts use the new mount API (open_tree, move_mount, fsopen, fsmount,
-// mount_setattr: Linux 5.12 and later). [Isolator.Probe] runs the whole
-// setup once and reports whether it works here; where it does not (no
+// mount_setattr: Linux 5.12 and later). [Isolator.Probe] starts a spawner
+// once and reports whether its whole set-up works here; where it does not (no
 // unprivileged user namespaces, an AppArmor restriction, no helper), the
 // caller falls back to Landlock alone and says so.
 //
