@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -264,5 +265,28 @@ func TestSpawnerDiesWithTheServer(t *testing.T) {
 	}
 	if left := testproc.PIDsOf(mark); len(left) > 0 {
 		t.Errorf("processes of the session outlived the server: %v", left)
+	}
+}
+
+// A file a deny pattern matches is masked from the first command that
+// starts after it appears, once however many commands start, and again
+// when the server removed it and it came back (which detached its mask).
+func TestSpawnerMasksWhatAppears(t *testing.T) {
+	root, tmp := t.TempDir(), t.TempDir()
+	secret := filepath.Join(root, ".env")
+	iso := New(Config{Roots: []string{root}, TempDir: tmp, MaskMatches: func() []string { return []string{secret} }, Grace: time.Second})
+	m, _ := session(t, iso, root, tmp)
+	run(t, m, "true")
+	read := "cat .env; echo; grep -c ' " + secret + " ' /proc/self/mountinfo"
+	for i, content := range []string{"s3cr3t-1", "s3cr3t-1", "s3cr3t-2"} {
+		if i == 2 {
+			os.Remove(secret)
+		}
+		if err := os.WriteFile(secret, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if out := run(t, m, read); out.Merged.Head != "\n1\n" {
+			t.Errorf("round %d: %q, want the file empty and masked once", i, out.Merged.Head)
+		}
 	}
 }

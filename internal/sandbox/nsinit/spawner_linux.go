@@ -67,9 +67,11 @@ type spawner struct {
 	byPID map[int]*spawnedCmd    // shells not yet reaped
 	kick  chan struct{}          // a child was started: the reaper has work
 
-	spawns chan spawnReq // to the spawn thread
-	masked map[string]bool
-	mfd    int // the mask source, or -1 until a mask is needed
+	spawns  chan spawnReq // to the spawn thread
+	mfd     int           // the mask source, or -1 until a mask is needed
+	maskDev uint64        // its device: a path on it is masked
+	// maskDevs are the devices of the masks set up with the sandbox.
+	maskDevs map[uint64]bool
 }
 
 // spawnedCmd is one command: its shell and the UTS namespace that tags
@@ -99,7 +101,7 @@ type spawnRes struct {
 // thread confined as the helper confines its command.
 func spawnerMain(raw string) int {
 	sp := &spawner{sock: SpawnerFD, cmds: map[uint64]*spawnedCmd{}, byPID: map[int]*spawnedCmd{},
-		kick: make(chan struct{}, 1), spawns: make(chan spawnReq), masked: map[string]bool{}, mfd: -1}
+		kick: make(chan struct{}, 1), spawns: make(chan spawnReq), mfd: -1, maskDevs: map[uint64]bool{}}
 	fail := func(err error) int {
 		sp.send(&Msg{Op: OpReady, Err: err.Error()})
 		fmt.Fprintf(os.Stderr, "hands sandbox: %v\n", err)
@@ -130,6 +132,12 @@ func spawnerMain(raw string) int {
 	}
 	if err := s.mount(); err != nil {
 		return fail(err)
+	}
+	for _, m := range s.Masks {
+		var st syscall.Stat_t
+		if syscall.Stat(m, &st) == nil {
+			sp.maskDevs[st.Dev] = true
+		}
 	}
 	if s.NetNS {
 		if err := loopbackUp(); err != nil {
@@ -273,28 +281,33 @@ func (sp *spawner) childFiles(nums, fds []int) ([]uintptr, error) {
 	return files, nil
 }
 
-// maskMore covers the paths not yet covered by a mask (files a deny
-// pattern matches that appeared since the session started).
+// maskMore covers the paths not covered by a mask now (files a deny
+// pattern matches that appeared since the session started, or came back
+// after the server removed them, which detached their mask).
 func (sp *spawner) maskMore(paths []string) error {
 	for _, p := range paths {
-		if sp.masked[p] {
-			continue
+		var st syscall.Stat_t
+		if syscall.Stat(p, &st) != nil {
+			continue // not there (yet), or under a mask already
 		}
 		if sp.mfd < 0 {
 			fd, err := maskSource()
 			if err != nil {
 				return err
 			}
-			sp.mfd = fd
+			var ms syscall.Stat_t
+			if err := syscall.Fstat(fd, &ms); err != nil {
+				syscall.Close(fd)
+				return fmt.Errorf("making the masks: %w", err)
+			}
+			sp.mfd, sp.maskDev = fd, ms.Dev
 		}
-		var st syscall.Stat_t
-		if syscall.Stat(p, &st) != nil {
-			continue // not there (yet)
+		if st.Dev == sp.maskDev || sp.maskDevs[st.Dev] {
+			continue // masked already
 		}
 		if err := maskPath(sp.mfd, p); err != nil {
 			return err
 		}
-		sp.masked[p] = true
 	}
 	return nil
 }
