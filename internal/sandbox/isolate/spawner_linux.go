@@ -163,7 +163,6 @@ func (i *Isolator) startSpawner() (*spawnerProc, error) {
 		return nil, fmt.Errorf("making the spawner's socket: %w", err)
 	}
 	remote := os.NewFile(uintptr(pair[1]), "spawner")
-	defer remote.Close()
 	cmd := exec.Command(i.helper)
 	cmd.Env = []string{}
 	if err := i.apply(cmd, i.spec()); err != nil {
@@ -190,7 +189,9 @@ func (i *Isolator) startSpawner() (*spawnerProc, error) {
 		}
 		close(p.waited)
 	}()
-	if err := <-started; err != nil {
+	err = <-started
+	remote.Close() // the spawner's now: its end of the socket ends when it does
+	if err != nil {
 		syscall.Close(p.sock)
 		return nil, startError(err)
 	}
@@ -272,7 +273,7 @@ func (p *spawnerProc) readLoop(ready chan<- error) {
 	// The spawner is gone, and with it, as PID 1 of their namespace,
 	// every process of its commands.
 	<-p.waited
-	why := "exit status " + fmt.Sprint(p.cmd.ProcessState)
+	why := p.cmd.ProcessState.String()
 	if t := strings.TrimSpace(p.stderr.String()); t != "" {
 		why = t
 	}

@@ -290,3 +290,28 @@ func TestSpawnerMasksWhatAppears(t *testing.T) {
 		}
 	}
 }
+
+// A spawner that cannot start makes the command fail, saying why; nothing
+// runs unconfined. A command inherits no descriptor of the spawner's.
+func TestSpawnerFailsClearly(t *testing.T) {
+	c := configs(t)["landlock"]
+	m, _ := session(t, New(c), c.Roots[0], c.TempDir)
+	if out := run(t, m, "ls -l /proc/$$/fd/ | grep -cE 'socket:|uts:|anon_inode:|tmpfs'"); out.Merged.Head != "0\n" {
+		t.Errorf("the shell inherited descriptors of the spawner's (its socket, a tag, a mask): %q", out.Merged.Head)
+	}
+	c.Helper = "/bin/true" // exits at once, never ready
+	bad := New(c).NewSpawner()
+	defer bad.Close()
+	m2, err := jobs.NewManager(jobs.Config{Spawner: bad, TempDir: c.TempDir, Grace: time.Second}, c.Roots[0], c.Roots[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m2.Close()
+	out, err := m2.Run(context.Background(), "echo ran > "+c.Roots[0]+"/ran", 10*time.Second)
+	if err == nil || out != nil || !strings.Contains(err.Error(), "spawner ended (exit status 0)") {
+		t.Errorf("Run: %v, %v; want an error saying the spawner ended", out, err)
+	}
+	if _, err := os.Stat(filepath.Join(c.Roots[0], "ran")); err == nil {
+		t.Error("the command ran")
+	}
+}
