@@ -21,20 +21,31 @@ import (
 // packages that sort after this one are initialised (see the package
 // documentation), and exits with the command's status.
 func init() {
-	if len(os.Args) < 2 || os.Args[0] != HelperArg0 {
+	if len(os.Args) < 2 {
 		return
+	}
+	if raw, ok := startedAs(HelperArg0, "the helper"); ok {
+		os.Exit(helperMain(raw, os.Args[1], os.Args[2:]))
+	}
+}
+
+// startedAs returns the spec when the process was started as arg0 (the
+// helper or the spawner) with one. Run anywhere but as PID 1 of new
+// namespaces (by hand, as root), its mounts would change the host's view:
+// it exits then, saying so as what.
+func startedAs(arg0, what string) (string, bool) {
+	if os.Args[0] != arg0 {
+		return "", false
 	}
 	raw, ok := os.LookupEnv(SpecEnv)
 	if !ok {
-		return
+		return "", false
 	}
 	if os.Getpid() != 1 {
-		// Only ever started as PID 1 of new namespaces: run anywhere else
-		// (by hand, as root), its mounts would change the host's view.
-		fmt.Fprintf(os.Stderr, "hands sandbox: the helper runs only as PID 1 of its own namespaces; the command did not run\n")
+		fmt.Fprintf(os.Stderr, "hands sandbox: %s runs only as PID 1 of its own namespaces; nothing ran\n", what)
 		os.Exit(SetupFailed)
 	}
-	os.Exit(helperMain(raw, os.Args[1], os.Args[2:]))
+	return raw, true
 }
 
 // helperMain is the helper: it runs as PID 1 of the command's namespaces,
@@ -67,18 +78,8 @@ func helperMain(raw, path string, args []string) int {
 	if err != nil {
 		dir = "/"
 	}
-	if err := s.mount(); err != nil {
+	if err := s.setUp(); err != nil {
 		return fail(err)
-	}
-	if s.NetNS {
-		if err := loopbackUp(); err != nil {
-			return fail(fmt.Errorf("bringing up loopback: %w", err))
-		}
-		if s.Proxy != "" {
-			if err := forwardProxy(s.ProxyPort, s.Proxy); err != nil {
-				return fail(fmt.Errorf("starting the proxy forwarder: %w", err))
-			}
-		}
 	}
 	if s.Landlock != nil {
 		if err := Restrict(*s.Landlock); err != nil {
@@ -109,6 +110,25 @@ func helperMain(raw, path string, args []string) int {
 		writeAll(s.StatusFD, b[:])
 	}
 	return reap(pid, sigs, s.StatusFD, time.Duration(s.GraceMS)*time.Millisecond)
+}
+
+// setUp builds the view (mount) and the network of the namespaces: the
+// one-shot helper's and the spawner's.
+func (s *Spec) setUp() error {
+	if err := s.mount(); err != nil {
+		return err
+	}
+	if s.NetNS {
+		if err := loopbackUp(); err != nil {
+			return fmt.Errorf("bringing up loopback: %w", err)
+		}
+		if s.Proxy != "" {
+			if err := forwardProxy(s.ProxyPort, s.Proxy); err != nil {
+				return fmt.Errorf("starting the proxy forwarder: %w", err)
+			}
+		}
+	}
+	return nil
 }
 
 // forwarded are the signals the helper passes on to every process of its
@@ -376,6 +396,23 @@ func dropPrivileges() error {
 	if _, _, e := syscall.RawSyscall6(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0, 0, 0, 0); e != 0 {
 		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", e)
 	}
+	if err := dropBounding(); err != nil {
+		return err
+	}
+	hdr := struct {
+		version uint32
+		pid     int32
+	}{version: linuxCapVersion3}
+	var data [2]struct{ effective, permitted, inheritable uint32 }
+	if _, _, e := syscall.RawSyscall(syscall.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0); e != 0 {
+		return fmt.Errorf("dropping capabilities: %w", e)
+	}
+	return nil
+}
+
+// dropBounding empties the calling thread's capability bounding and
+// ambient sets: a program it execs gets no capability, even as uid 0.
+func dropBounding() error {
 	for c := 0; c <= 63; c++ {
 		if _, _, e := syscall.RawSyscall6(syscall.SYS_PRCTL, prCapbsetDrop, uintptr(c), 0, 0, 0, 0); e != 0 {
 			if e == syscall.EINVAL {
@@ -385,14 +422,6 @@ func dropPrivileges() error {
 		}
 	}
 	syscall.RawSyscall6(syscall.SYS_PRCTL, prCapAmbient, prCapAmbientClearAll, 0, 0, 0, 0)
-	hdr := struct {
-		version uint32
-		pid     int32
-	}{version: linuxCapVersion3}
-	var data [2]struct{ effective, permitted, inheritable uint32 }
-	if _, _, e := syscall.RawSyscall(syscall.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0); e != 0 {
-		return fmt.Errorf("dropping capabilities: %w", e)
-	}
 	return nil
 }
 

@@ -20,18 +20,12 @@ import (
 // SpawnerArg0), before the packages that sort after this one are
 // initialised, and exits when the server closes its socket.
 func init() {
-	if len(os.Args) < 1 || os.Args[0] != SpawnerArg0 {
+	if len(os.Args) < 1 {
 		return
 	}
-	raw, ok := os.LookupEnv(SpecEnv)
-	if !ok {
-		return
+	if raw, ok := startedAs(SpawnerArg0, "the spawner"); ok {
+		os.Exit(spawnerMain(raw))
 	}
-	if os.Getpid() != 1 {
-		fmt.Fprintf(os.Stderr, "hands sandbox: the spawner runs only as PID 1 of its own namespaces\n")
-		os.Exit(SetupFailed)
-	}
-	os.Exit(spawnerMain(raw))
 }
 
 // ignoredSignals are the signals the spawner catches and drops: PID 1 of
@@ -130,23 +124,13 @@ func spawnerMain(raw string) int {
 	if err := os.WriteFile("/proc/sys/user/max_user_namespaces", []byte("0\n"), 0); err != nil {
 		return fail(fmt.Errorf("switching nested user namespaces off: %w", err))
 	}
-	if err := s.mount(); err != nil {
+	if err := s.setUp(); err != nil {
 		return fail(err)
 	}
 	for _, m := range s.Masks {
 		var st syscall.Stat_t
 		if syscall.Stat(m, &st) == nil {
 			sp.maskDevs[st.Dev] = true
-		}
-	}
-	if s.NetNS {
-		if err := loopbackUp(); err != nil {
-			return fail(fmt.Errorf("bringing up loopback: %w", err))
-		}
-		if s.Proxy != "" {
-			if err := forwardProxy(s.ProxyPort, s.Proxy); err != nil {
-				return fail(fmt.Errorf("starting the proxy forwarder: %w", err))
-			}
 		}
 	}
 	var err error
@@ -344,15 +328,9 @@ func confineThread(rs *Ruleset) error {
 	} else if _, _, e := syscall.RawSyscall6(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0, 0, 0, 0); e != 0 {
 		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", e)
 	}
-	for c := 0; c <= 63; c++ {
-		if _, _, e := syscall.RawSyscall6(syscall.SYS_PRCTL, prCapbsetDrop, uintptr(c), 0, 0, 0, 0); e != 0 {
-			if e == syscall.EINVAL {
-				break
-			}
-			return fmt.Errorf("dropping capabilities: %w", e)
-		}
+	if err := dropBounding(); err != nil {
+		return err
 	}
-	syscall.RawSyscall6(syscall.SYS_PRCTL, prCapAmbient, prCapAmbientClearAll, 0, 0, 0, 0)
 	hdr := struct {
 		version uint32
 		pid     int32
