@@ -99,11 +99,13 @@ type Isolator struct {
 	err    error // why the helper cannot be used
 	once   sync.Once
 	probe  Report
+	// sockets says where the UNIX sockets to mask are looked for.
+	sockets socketSources
 }
 
 // New returns an Isolator for cfg.
 func New(cfg Config) *Isolator {
-	i := &Isolator{cfg: cfg, helper: cfg.Helper}
+	i := &Isolator{cfg: cfg, helper: cfg.Helper, sockets: hostSockets()}
 	if i.helper == "" {
 		if exe, err := os.Executable(); err != nil {
 			i.err = fmt.Errorf("finding the running executable: %w", err)
@@ -148,6 +150,14 @@ func (i *Isolator) spec() nsinit.Spec {
 		s.NetNS = true
 	case "allow":
 		s.NetNS, s.Proxy, s.ProxyPort = true, c.ProxySocket, proxyPort
+	}
+	if s.NetNS {
+		// No way out through a UNIX socket file either (sockets.go).
+		keep := slices.Clone(s.Writable)
+		if r, err := filepath.EvalSymlinks(c.ProxySocket); err == nil {
+			keep = append(keep, r)
+		}
+		s.Masks = append(s.Masks, i.sockets.socketMasks(keep, s.Masks)...)
 	}
 	return s
 }

@@ -1,0 +1,202 @@
+package isolate
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Path-based UNIX sockets outside the roots.
+//
+// A read-only mount does not stop connect(2) on a UNIX socket file: the
+// kernel's read-only check covers writes to files, directories and links,
+// and a connection writes none. So a command in the "off" or "allow"
+// network mode, whose network namespace has no way out, could still reach
+// /run/docker.sock (and through Docker, everything), a D-Bus bus, an
+// ssh-agent, X11, tmux or an editor's command socket. In those modes the
+// spec covers, with empty read-only masks:
+//
+//   - every directory and socket at the top of /run (and /var/run), but
+//     NixOS's system links, which hold programs, not sockets;
+//   - the usual socket directories and sockets at the top of the temporary
+//     directories (/tmp/.X11-unix, /tmp/tmux-UID, /tmp/ssh-*, …);
+//   - the runtime directory ($XDG_RUNTIME_DIR) and every socket the
+//     server's environment names (SSH_AUTH_SOCK, DOCKER_HOST, the D-Bus
+//     buses, TMUX, NVIM, VS Code's and kitty's sockets, …), with the
+//     directory of those in a temporary directory;
+//   - the usual socket directories under home (Docker Desktop, Colima,
+//     Lima, Rancher Desktop);
+//   - every socket bound by a path in the host's network namespace when the
+//     command starts (/proc/net/unix), wherever it is.
+//
+// What lies inside the writable trees (the roots, the session's temporary
+// directory: the project's own sockets, the allow mode's proxy) stays
+// reachable, and nothing is masked that holds one of them.
+//
+// Landlock could do this by path from ABI 9 (LANDLOCK_ACCESS_FS_RESOLVE_UNIX,
+// Linux 7.1 era); until the kernel has it, masks are the way.
+
+// socketEnv are the variables whose value names a socket: the part after
+// the prefix, up to the first of cut (if any), is its path.
+var socketEnv = []struct{ name, prefix, cut string }{
+	{"SSH_AUTH_SOCK", "", ""},
+	{"DOCKER_HOST", "unix://", ""},
+	{"CONTAINER_HOST", "unix://", ""},
+	{"BUILDKIT_HOST", "unix://", ""},
+	{"DBUS_SESSION_BUS_ADDRESS", "unix:path=", ","},
+	{"DBUS_SYSTEM_BUS_ADDRESS", "unix:path=", ","},
+	{"TMUX", "", ","},
+	{"NVIM", "", ""},
+	{"NVIM_LISTEN_ADDRESS", "", ""},
+	{"VSCODE_IPC_HOOK", "", ""},
+	{"VSCODE_IPC_HOOK_CLI", "", ""},
+	{"KITTY_LISTEN_ON", "unix:", ""},
+	{"WEZTERM_UNIX_SOCKET", "", ""},
+	{"GPG_AGENT_INFO", "", ":"},
+	{"PULSE_SERVER", "unix:", ""},
+	{"WAYLAND_DISPLAY", "", ""},
+}
+
+// runKeep are the entries of /run left visible: NixOS's links to the
+// system's programs.
+var runKeep = []string{"current-system", "booted-system", "wrappers", "opengl-driver", "opengl-driver-32", "binfmt"}
+
+// tmpSocketDirs are the entries of a temporary directory that hold sockets
+// by convention.
+var tmpSocketDirs = []string{".X11-unix", ".ICE-unix", ".XIM-unix", ".font-unix", "tmux-*", "ssh-*", "dbus-*",
+	"nvim*", "screen*", "zellij-*", "kitty-*", "wezterm*", "vscode-*", "mysql*", ".s.PGSQL.*", "pulse-*", "gpg-*"}
+
+// homeSocketDirs are the directories under home that hold container
+// runtimes' sockets.
+var homeSocketDirs = []string{".docker/run", ".docker/desktop", ".colima", ".lima", ".rd"}
+
+// socketSources says where socketMasks looks; tests point it elsewhere.
+type socketSources struct {
+	run      []string // /run and /var/run
+	tmp      []string // the temporary directories
+	home     string
+	getenv   func(string) string
+	procUnix string // /proc/net/unix
+}
+
+func hostSockets() socketSources {
+	home, _ := os.UserHomeDir()
+	tmp := []string{"/tmp", "/var/tmp"}
+	if t := filepath.Clean(os.TempDir()); !slices.Contains(tmp, t) {
+		tmp = append(tmp, t)
+	}
+	return socketSources{run: []string{"/run", "/var/run"}, tmp: tmp, home: home, getenv: os.Getenv, procUnix: "/proc/net/unix"}
+}
+
+// socketMasks lists, resolved, what to mask so that no path-based UNIX
+// socket outside keep (the writable trees and the proxy socket) can be
+// reached: nothing inside a keep path, nothing that holds one, nothing
+// below an entry of masked (already covered).
+func (src socketSources) socketMasks(keep, masked []string) []string {
+	var cand []string
+	for _, run := range src.run {
+		entries, _ := os.ReadDir(run)
+		for _, e := range entries {
+			t := e.Type()
+			if slices.Contains(runKeep, e.Name()) || !(t.IsDir() || t&os.ModeSocket != 0) {
+				continue
+			}
+			cand = append(cand, filepath.Join(run, e.Name()))
+		}
+	}
+	for _, tmp := range src.tmp {
+		entries, _ := os.ReadDir(tmp)
+		for _, e := range entries {
+			if e.Type()&os.ModeSocket != 0 || e.IsDir() && slices.ContainsFunc(tmpSocketDirs, func(p string) bool {
+				ok, _ := filepath.Match(p, e.Name())
+				return ok
+			}) {
+				cand = append(cand, filepath.Join(tmp, e.Name()))
+			}
+		}
+	}
+	if d := src.getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
+		cand = append(cand, d)
+	}
+	for _, v := range socketEnv {
+		p, ok := strings.CutPrefix(src.getenv(v.name), v.prefix)
+		if !ok {
+			continue
+		}
+		if v.cut != "" {
+			p, _, _ = strings.Cut(p, v.cut)
+		}
+		if !filepath.IsAbs(p) {
+			continue
+		}
+		cand = append(cand, p)
+		dir := filepath.Dir(p)
+		if slices.ContainsFunc(src.tmp, func(tmp string) bool { return filepath.Dir(dir) == filepath.Clean(tmp) }) {
+			cand = append(cand, dir) // an agent's own directory: a new socket there is covered too
+		}
+	}
+	if src.home != "" {
+		for _, d := range homeSocketDirs {
+			cand = append(cand, filepath.Join(src.home, d))
+		}
+	}
+	if f, err := os.Open(src.procUnix); err == nil {
+		cand = append(cand, parseUnixSockets(f)...)
+		f.Close()
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, c := range cand {
+		r, err := filepath.EvalSymlinks(c)
+		if err != nil || seen[r] || r == "/" {
+			continue
+		}
+		seen[r] = true
+		if slices.ContainsFunc(keep, func(k string) bool { return within(r, k) || within(k, r) }) ||
+			slices.ContainsFunc(masked, func(m string) bool { return within(r, m) }) {
+			continue
+		}
+		out = append(out, r)
+	}
+	// What a masked directory holds needs no mask of its own.
+	slices.Sort(out)
+	return slices.DeleteFunc(out, func(p string) bool {
+		return slices.ContainsFunc(out, func(d string) bool { return d != p && within(p, d) })
+	})
+}
+
+// within reports whether p is dir or lies below it.
+func within(p, dir string) bool {
+	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
+}
+
+// parseUnixSockets reads /proc/net/unix and returns the absolute paths of
+// the sockets bound there (abstract and unnamed ones have none).
+func parseUnixSockets(r io.Reader) []string {
+	var out []string
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for sc.Scan() {
+		// Num RefCount Protocol Flags Type St Inode Path: the path, if
+		// any, is what follows the seventh field.
+		rest := sc.Bytes()
+		for range 7 {
+			rest = bytes.TrimLeft(rest, " ")
+			i := bytes.IndexByte(rest, ' ')
+			if i < 0 {
+				rest = nil
+				break
+			}
+			rest = rest[i:]
+		}
+		p := string(bytes.TrimLeft(rest, " "))
+		if strings.HasPrefix(p, "/") {
+			out = append(out, p)
+		}
+	}
+	return out
+}

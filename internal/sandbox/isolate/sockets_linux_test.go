@@ -1,0 +1,121 @@
+package isolate
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// listenUnix binds a socket at p, making its directory first.
+func listenUnix(t *testing.T, p string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("unix", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+}
+
+// The masks cover every way to a socket outside the writable trees that
+// the sources show, and nothing inside them or holding them.
+func TestSocketMasks(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, tmp, home, elsewhere := base+"/run", base+"/tmp", base+"/home", base+"/elsewhere"
+	for _, d := range []string{run + "/dbus", run + "/current-system/sw", run + "/user/1000/proj", tmp + "/.X11-unix",
+		tmp + "/tmux-1000", tmp + "/unrelated", tmp + "/project", home + "/.docker/run", elsewhere} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(run+"/utmp", nil, 0o644)
+	os.Symlink("/dev/shm", run+"/shm")
+	listenUnix(t, run+"/docker.sock")
+	listenUnix(t, tmp+"/.s.PGSQL.5432")
+	listenUnix(t, tmp+"/ssh-abc/agent.1")
+	listenUnix(t, tmp+"/project/own.sock")
+	listenUnix(t, elsewhere+"/listening sock")
+	listenUnix(t, elsewhere+"/bus")
+	listenUnix(t, home+"/kitty.sock")
+	proc := base + "/net-unix"
+	os.WriteFile(proc, []byte(strings.Join([]string{
+		"Num       RefCount Protocol Flags    Type St Inode Path",
+		"00000000f15d38af: 00000003 00000000 00000000 0001 03   566",
+		"00000000d415d564: 00000002 00000000 00010000 0001 01 2448246 " + elsewhere + "/listening sock",
+		"00000000d415d565: 00000002 00000000 00010000 0001 01 2448247 @abstract",
+		"00000000d415d566: 00000002 00000000 00010000 0001 01 2448248 " + tmp + "/project/own.sock",
+		"00000000d415d567: 00000002 00000000 00010000 0002 01 2448249 " + base + "/gone.sock",
+		"00000000d415d568: 00000002 00000000 00010000 0001 01 2448250 relative.sock",
+	}, "\n")+"\n"), 0o644)
+	env := map[string]string{
+		"SSH_AUTH_SOCK":            tmp + "/ssh-abc/agent.1",
+		"DBUS_SESSION_BUS_ADDRESS": "unix:path=" + elsewhere + "/bus,guid=1234",
+		"KITTY_LISTEN_ON":          "unix:" + home + "/kitty.sock",
+		"DOCKER_HOST":              "tcp://127.0.0.1:2375",
+		"XDG_RUNTIME_DIR":          run + "/user/1000",
+		"WAYLAND_DISPLAY":          "wayland-0",
+	}
+	src := socketSources{run: []string{run}, tmp: []string{tmp}, home: home,
+		getenv: func(k string) string { return env[k] }, procUnix: proc}
+	keep := []string{tmp + "/project", run + "/user/1000/proj"}
+	got := src.socketMasks(keep, []string{home + "/.docker"})
+	want := []string{
+		elsewhere + "/bus",
+		elsewhere + "/listening sock",
+		home + "/kitty.sock",
+		run + "/dbus",
+		run + "/docker.sock",
+		tmp + "/.X11-unix",
+		tmp + "/.s.PGSQL.5432",
+		tmp + "/ssh-abc",
+		tmp + "/tmux-1000",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("masks:\n got %q\nwant %q", got, want)
+	}
+}
+
+// spec masks the sockets only when the command has a network namespace
+// of its own: with the host's network, the host's sockets are no further.
+func TestSpecMasksSocketsOnlyWithoutNetwork(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	listenUnix(t, base+"/run/docker.sock")
+	root := base + "/root"
+	os.Mkdir(root, 0o755)
+	for mode, want := range map[string]bool{"on": false, "off": true, "allow": true} {
+		i := New(Config{Roots: []string{root}, Network: Network{Mode: mode, Allow: []string{"example.com"}}})
+		i.sockets = socketSources{run: []string{base + "/run"}, getenv: func(string) string { return "" }}
+		if got := slices.Contains(i.spec().Masks, base+"/run/docker.sock"); got != want {
+			t.Errorf("network %s: the socket masked: %v, want %v", mode, got, want)
+		}
+	}
+}
+
+func FuzzParseUnixSockets(f *testing.F) {
+	f.Add("Num       RefCount Protocol Flags    Type St Inode Path\n00000000d415d564: 00000002 00000000 00010000 0001 01 2448246 /run/a b.sock\n")
+	f.Add("0: 1 2 3 4 5 6 @abstract\n0: 1 2 3 4 5   6\n")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, in string) {
+		for _, p := range parseUnixSockets(strings.NewReader(in)) {
+			if !strings.HasPrefix(p, "/") || strings.Contains(p, "\n") {
+				t.Fatalf("%q is not an absolute path of one line", p)
+			}
+		}
+		// A well-formed line gives back its path.
+		line := "00000000d415d564: 00000002 00000000 00010000 0001 01 2448246 /" + strings.ReplaceAll(in, "\n", "")
+		if got := parseUnixSockets(strings.NewReader(line + "\n")); len(strings.TrimSpace(line)) == len(line) && (len(got) != 1 || got[0] != "/"+strings.ReplaceAll(in, "\n", "")) {
+			t.Fatalf("line %q gave %q", line, got)
+		}
+	})
+}
