@@ -37,6 +37,9 @@ var refusals = map[string]string{
 	"EROFS": `(?i)read-only file system|operation not permitted|permission denied|EROFS|EPERM|EACCES`,
 	"NONET": `(?i)refused|unreachable|failed|could not|couldn't|timed out|not known|temporary failure|errno|error|denied`,
 	"GONE":  `(?i)no such file`,
+	// A UNIX socket that cannot be reached: masked by an empty file (no
+	// write permission) or an empty directory.
+	"NOSOCK": `(?i)permission denied|no such file|connection refused|ECONNREFUSED|EACCES|ENOENT|couldn't connect|failed to connect|could not open|error connecting`,
 }
 
 func loadAttacks(t *testing.T) []attack {
@@ -77,22 +80,48 @@ func loadAttacks(t *testing.T) []attack {
 
 // corpusWorld is the machine the attacks try to reach: a root with denied
 // files, a home with the usual secrets, a --deny-read tree, a tree outside,
-// an HTTP server on the host's loopback.
+// an HTTP server on the host's loopback, HTTP servers on UNIX sockets
+// outside the roots (answering a secret) and one in the root.
 type corpusWorld struct {
-	root, out, home, deny string
-	port                  int
+	base, root, out, home, deny string
+	port                        int
+	// hands and cred run the server: the tests' binary as the tests'
+	// user, or a copy of it as an ordinary user (asOrdinaryUser).
+	hands string
+	cred  *syscall.Credential
+	mark  int // told apart the processes of two worlds' commands
 }
 
 const secret = "s3cr3t"
 
-func newCorpusWorld(t *testing.T) *corpusWorld {
+// newCorpusWorld builds the world for a server run by the tests' user, or,
+// with ordinary, by an ordinary user (nobody, when the tests run as root)
+// who owns the whole world: so that what refuses an attack is the sandbox,
+// not the world's permissions.
+func newCorpusWorld(t *testing.T, ordinary bool) *corpusWorld {
 	t.Helper()
-	base, err := filepath.EvalSymlinks(t.TempDir())
+	dir := t.TempDir()
+	w := &corpusWorld{hands: binary, mark: 7}
+	if ordinary {
+		tmpl := asOrdinaryUser(t, binary)
+		w.hands, w.mark = tmpl.Path, 8
+		if tmpl.SysProcAttr != nil {
+			w.cred = tmpl.SysProcAttr.Credential
+		}
+		// t.TempDir is root's alone; this one nobody can reach.
+		var err error
+		if dir, err = os.MkdirTemp("", "hands-corpus-user-"); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(dir) })
+		os.Chmod(dir, 0o755)
+	}
+	base, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &corpusWorld{root: filepath.Join(base, "root"), out: filepath.Join(base, "outside"),
-		home: filepath.Join(base, "home"), deny: filepath.Join(base, "private")}
+	w.base = base
+	w.root, w.out, w.home, w.deny = filepath.Join(base, "root"), filepath.Join(base, "outside"), filepath.Join(base, "home"), filepath.Join(base, "private")
 	files := map[string]string{
 		w.root + "/.env":                 secret + "-dotenv\n",
 		w.root + "/sub/.env":             secret + "-subenv\n",
@@ -119,12 +148,29 @@ func newCorpusWorld(t *testing.T) *corpusWorld {
 			t.Fatal(err)
 		}
 	}
-	for _, d := range []string{w.out + "/empty", w.root + "/mnt"} {
+	for _, d := range []string{w.out + "/empty", w.root + "/mnt", w.out + "/xdg"} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
 	unix.Setxattr(w.out+"/file", "user.keep", []byte("1"), 0) // where the file system has xattrs
+	// UNIX sockets outside the roots: one a listing of /proc/net/unix finds
+	// anywhere, an ssh-agent's, a runtime directory's bus, Docker Desktop's,
+	// a datagram one. Each answers a secret, or logs what reaches it to a
+	// file outside.
+	for _, p := range []string{w.out + "/ssh-agent/agent.sock", w.out + "/xdg/bus", w.home + "/.docker/run/docker.sock", w.home + "/plain.sock"} {
+		serveUnix(t, p, secret+"-socket\n")
+	}
+	serveUnix(t, w.root+"/project.sock", "root-socket-ok\n")
+	serveUnixgram(t, w.out+"/dgram.sock", w.out+"/dgram.log")
+	if w.cred != nil {
+		filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
+			if err == nil {
+				os.Lchown(p, int(w.cred.Uid), int(w.cred.Gid))
+			}
+			return nil
+		})
+	}
 
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -137,6 +183,46 @@ func newCorpusWorld(t *testing.T) *corpusWorld {
 	t.Cleanup(func() { srv.Close() })
 	w.port = l.Addr().(*net.TCPAddr).Port
 	return w
+}
+
+// serveUnix answers every HTTP request on a UNIX socket at p with reply.
+func serveUnix(t *testing.T, p, reply string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("unix", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) { fmt.Fprint(rw, reply) })}
+	go srv.Serve(l)
+	t.Cleanup(func() { srv.Close() })
+}
+
+// serveUnixgram appends what reaches a datagram socket at p to the file
+// log, which the snapshot sees.
+func serveUnixgram(t *testing.T, p, log string) {
+	t.Helper()
+	c, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: p, Net: "unixgram"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, _, err := c.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			f, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+			if err == nil {
+				f.Write(buf[:n])
+				f.Close()
+			}
+		}
+	}()
 }
 
 // snapshot records everything about the trees a command must not change.
@@ -197,13 +283,18 @@ func startCorpusServer(t *testing.T, w *corpusWorld, mode string) *corpusServer 
 		args = append(args, "--network", "allow=localhost")
 	case "hook":
 		// A hook named by a bare name, found on PATH when the server starts.
-		config := filepath.Join(t.TempDir(), "hooks.json")
+		config := filepath.Join(w.base, "hooks.json")
 		os.WriteFile(config, []byte(`{"hooks":{"PostToolUse":[{"matcher":"bash","hooks":[{"type":"command","command":"hands-corpus-hook"}]}]}}`), 0o644)
 		args = append(args, "--config", config)
 	}
-	cmd := exec.Command(binary, args...)
+	cmd := exec.Command(w.hands, args...)
+	if w.cred != nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: w.cred}
+	}
 	cmd.Env = append(os.Environ(), "PATH="+w.out+"/bin:"+os.Getenv("PATH"), "HOME="+w.home, "ANTHROPIC_API_KEY="+secret+"-env-anthropic",
-		"GITHUB_TOKEN="+secret+"-env-github", "HANDS_HTTP_TOKEN="+secret+"-env-token", "AWS_SECRET_ACCESS_KEY="+secret+"-env-aws")
+		"GITHUB_TOKEN="+secret+"-env-github", "HANDS_HTTP_TOKEN="+secret+"-env-token", "AWS_SECRET_ACCESS_KEY="+secret+"-env-aws",
+		"SSH_AUTH_SOCK="+w.out+"/ssh-agent/agent.sock", "XDG_RUNTIME_DIR="+w.out+"/xdg", "DBUS_SESSION_BUS_ADDRESS=unix:path="+w.out+"/xdg/bus",
+		"DOCKER_HOST=unix://"+w.home+"/.docker/run/docker.sock")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "attack-corpus", Version: "1"}, nil)
@@ -271,10 +362,28 @@ func processesWith(s string) []string {
 }
 
 // TestAttackCorpus runs every attack of testdata/attacks.txt through the
-// real server over MCP. Each passes only when its refusal shows, no secret
-// leaks, nothing outside changed, the server still answers and nothing the
-// command started lives on.
+// real server over MCP, run by the tests' user. Each passes only when its
+// refusal shows, no secret leaks, nothing outside changed, the server
+// still answers and nothing the command started lives on.
 func TestAttackCorpus(t *testing.T) {
+	t.Parallel()
+	runCorpus(t, false)
+}
+
+// TestAttackCorpusAsOrdinaryUser runs the corpus again with the server run
+// by an ordinary user owning the whole world, when the tests run as root
+// (for whom an exec keeps its capabilities: a sandbox that works for root
+// alone once passed every test). Run by an ordinary user, TestAttackCorpus
+// is that pass already.
+func TestAttackCorpusAsOrdinaryUser(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skipf("the tests run as uid %d: TestAttackCorpus is the ordinary user's pass", os.Getuid())
+	}
+	t.Parallel()
+	runCorpus(t, true)
+}
+
+func runCorpus(t *testing.T, ordinary bool) {
 	attacks := loadAttacks(t)
 	if len(attacks) < 150 {
 		t.Fatalf("the corpus has %d cases; it must keep at least 150", len(attacks))
@@ -282,7 +391,7 @@ func TestAttackCorpus(t *testing.T) {
 	if err := exec.Command("unshare", "-Urmpf", "--mount-proc", "true").Run(); err != nil {
 		t.Skipf("this kernel does not let unprivileged users make namespaces (%v): the sandbox's second layer cannot run here", err)
 	}
-	w := newCorpusWorld(t)
+	w := newCorpusWorld(t, ordinary)
 	servers := map[string]*corpusServer{}
 	before := w.snapshot(t)
 	for n, a := range attacks {
@@ -292,7 +401,7 @@ func TestAttackCorpus(t *testing.T) {
 			s = startCorpusServer(t, w, mode)
 			servers[mode] = s
 		}
-		mark := fmt.Sprintf("%d%03d.%d", 4000+os.Getpid()%1000, n, 7)
+		mark := fmt.Sprintf("%d%03d.%d", 4000+os.Getpid()%1000, n, w.mark)
 		cmd := strings.NewReplacer("{ROOT}", w.root, "{OUT}", w.out, "{HOME}", w.home, "{DENY}", w.deny,
 			"{SPID}", strconv.Itoa(s.cmd.Process.Pid), "{PORT}", strconv.Itoa(w.port), "{MARK}", mark).Replace(a.command)
 		t.Run(a.name, func(t *testing.T) {
@@ -325,6 +434,11 @@ func TestAttackCorpus(t *testing.T) {
 	for mode, s := range servers {
 		if out, err := s.bash(t, "echo still-serving"); err != nil || !strings.Contains(out, "still-serving") {
 			t.Errorf("the %s server no longer runs commands: %q %v", mode, out, err)
+		}
+		if w.cred != nil {
+			if out, err := s.bash(t, "echo uid=$(id -u)"); err != nil || !strings.Contains(out, fmt.Sprintf("uid=%d\n", w.cred.Uid)) {
+				t.Errorf("the %s server's commands do not run as uid %d: %q %v", mode, w.cred.Uid, out, err)
+			}
 		}
 	}
 	if now := w.snapshot(t); now != before {

@@ -250,13 +250,14 @@ func maskSource() (int, error) {
 }
 
 // maskPath covers m with a copy of the empty file or directory of the mask
-// source mfd; a path that does not exist (or is hidden by a mask above it)
-// is skipped.
+// source mfd; a path that does not exist, is hidden by a mask above it or
+// is out of reach (another user's private directory: out of the command's
+// too) is skipped.
 func maskPath(mfd int, m string) error {
 	var st syscall.Stat_t
 	if err := syscall.Stat(m, &st); err != nil {
-		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ENOTDIR) {
-			return nil // gone, or hidden by a mask above it
+		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.EACCES) {
+			return nil // gone, hidden by a mask above it, or out of reach
 		}
 		return fmt.Errorf("masking %s: %w", m, err)
 	}
