@@ -31,3 +31,14 @@ func ParseLSPServers(what string, raw json.RawMessage) ([]LSPServer, error) {
 func (r *Runtime) startLSP(st *tools.State) {
 	st.LSP = &lsp.Manager{Table: lsp.Merge(r.opts.LSPServers, lsp.Defaults()), Jobs: st.Jobs}
 }
+
+// LSPStatus says, for each language server the lsp tool would start (the
+// configured ones, then the defaults), whether its program is on PATH, or
+// how to install it: one line each, for `hands doctor`.
+func (r *Runtime) LSPStatus() []string {
+	var out []string
+	for _, st := range lsp.Statuses(lsp.Merge(r.opts.LSPServers, lsp.Defaults())) {
+		out = append(out, st.String())
+	}
+	return out
+}

@@ -546,6 +546,7 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "left out: %s\n", p)
 	}
 	fmt.Fprintf(stdout, "shell confinement:\n%s\n", rt.Confinement())
+	printLSPServers(stdout, rt, names)
 	hl, err := rt.HardLinks(context.Background(), 200000)
 	switch {
 	case err != nil:
