@@ -143,7 +143,7 @@ func (r *Runtime) missing() []string {
 	// something missing.
 	if r.wantsNamespaces() {
 		if probe, _ := r.sandboxState(); !probe.Namespaces {
-			out = append(out, "namespaces (read-only system, masked secrets, private /proc, network policy, kill-all): "+probe.Reason)
+			out = append(out, "namespaces (read-only system, masked secrets, private /proc, network policy and UNIX sockets, kill-all): "+probe.Reason)
 		}
 	}
 	ll := r.confinePolicy(r.tmp.path)
@@ -310,10 +310,14 @@ func (r *Runtime) Confinement() string {
 		switch net.Mode {
 		case "on":
 			b.WriteString("  network: on (the host's network, loopback services included)\n")
+			b.WriteString("  UNIX sockets outside the roots: reachable, as the network is (a Docker socket, an ssh-agent, D-Bus); --network off or allow= masks them\n")
 		case "off":
 			b.WriteString("  network: off (a network namespace with loopback only)\n")
 		default:
 			fmt.Fprintf(&b, "  network: HTTP and HTTPS through a proxy admitting only %s; nothing else, DNS included\n", strings.Join(net.Allow, ", "))
+		}
+		if net.Mode != "on" {
+			b.WriteString("  UNIX sockets outside the roots: masked (what /run, /var/run and the runtime directory hold, X11's, tmux's and agents' socket directories in /tmp, the sockets the environment names, every socket bound when a command starts); those in the roots stay reachable\n")
 		}
 	default:
 		fmt.Fprintf(&b, "command namespaces: NOT enforced: %s\n", probe.Reason)
@@ -322,6 +326,7 @@ func (r *Runtime) Confinement() string {
 			fmt.Fprintf(&b, "  commands are refused: %v\n", err)
 		} else if net.Mode == "off" {
 			b.WriteString("  network: off through a seccomp filter (no sockets but UNIX ones; io_uring refused)\n")
+			b.WriteString("  not enforced: UNIX sockets outside the roots stay reachable by path (a Docker socket, an ssh-agent, D-Bus, X11): masking them needs the namespaces, and seccomp cannot see a connect's address\n")
 		}
 	}
 	if mode == SandboxStrict {

@@ -491,6 +491,7 @@ func TestDoctorSaysWhatIsEnforced(t *testing.T) {
 		"nested user namespaces: off",
 		"setsid ones included, dies with it",
 		"network: HTTP and HTTPS through a proxy admitting only example.com, *.golang.org; nothing else, DNS included",
+		"UNIX sockets outside the roots: masked (",
 		"strict: every layer is enforced; commands run",
 		"command confinement: Landlock ABI",
 		"signals and abstract UNIX sockets are scoped",
