@@ -97,25 +97,28 @@ func hostSockets() socketSources {
 // reached: nothing inside a keep path, nothing that holds one, nothing
 // below an entry of masked (already covered).
 func (src socketSources) socketMasks(keep, masked []string) []string {
-	var cand []string
-	for _, run := range src.run {
+	// Entries of /run and the temporary directories are real paths once
+	// their directory is resolved (links among them are left out); the
+	// rest (cand) need resolving.
+	var real, cand []string
+	for _, run := range resolvedDirs(src.run) {
 		entries, _ := os.ReadDir(run)
 		for _, e := range entries {
 			t := e.Type()
 			if slices.Contains(runKeep, e.Name()) || !(t.IsDir() || t&os.ModeSocket != 0) {
 				continue
 			}
-			cand = append(cand, filepath.Join(run, e.Name()))
+			real = append(real, filepath.Join(run, e.Name()))
 		}
 	}
-	for _, tmp := range src.tmp {
+	for _, tmp := range resolvedDirs(src.tmp) {
 		entries, _ := os.ReadDir(tmp)
 		for _, e := range entries {
 			if e.Type()&os.ModeSocket != 0 || e.IsDir() && slices.ContainsFunc(tmpSocketDirs, func(p string) bool {
 				ok, _ := filepath.Match(p, e.Name())
 				return ok
 			}) {
-				cand = append(cand, filepath.Join(tmp, e.Name()))
+				real = append(real, filepath.Join(tmp, e.Name()))
 			}
 		}
 	}
@@ -148,11 +151,15 @@ func (src socketSources) socketMasks(keep, masked []string) []string {
 		cand = append(cand, parseUnixSockets(f)...)
 		f.Close()
 	}
+	for _, c := range cand {
+		if r, err := filepath.EvalSymlinks(c); err == nil {
+			real = append(real, r)
+		}
+	}
 	var out []string
 	seen := map[string]bool{}
-	for _, c := range cand {
-		r, err := filepath.EvalSymlinks(c)
-		if err != nil || seen[r] || r == "/" {
+	for _, r := range real {
+		if seen[r] || r == "/" {
 			continue
 		}
 		seen[r] = true
@@ -167,6 +174,17 @@ func (src socketSources) socketMasks(keep, masked []string) []string {
 	return slices.DeleteFunc(out, func(p string) bool {
 		return slices.ContainsFunc(out, func(d string) bool { return d != p && within(p, d) })
 	})
+}
+
+// resolvedDirs resolves dirs, each once (/var/run is often /run).
+func resolvedDirs(dirs []string) []string {
+	var out []string
+	for _, d := range dirs {
+		if r, err := filepath.EvalSymlinks(d); err == nil && !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // within reports whether p is dir or lies below it.

@@ -119,3 +119,15 @@ func FuzzParseUnixSockets(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkSocketMasks is what finding the sockets to mask costs each
+// command under --network off or allow= on this machine.
+func BenchmarkSocketMasks(b *testing.B) {
+	src := hostSockets()
+	keep := []string{b.TempDir()}
+	n := 0
+	for b.Loop() {
+		n = len(src.socketMasks(keep, nil))
+	}
+	b.ReportMetric(float64(n), "masks")
+}
