@@ -35,7 +35,8 @@ import (
 //
 // What lies inside the writable trees (the roots, the session's temporary
 // directory: the project's own sockets, the allow mode's proxy) stays
-// reachable, and nothing is masked that holds one of them.
+// reachable; a directory that holds one of them is not masked, but what
+// else it holds is.
 //
 // Landlock could do this by path from ABI 9 (LANDLOCK_ACCESS_FS_RESOLVE_UNIX,
 // Linux 7.1 era); until the kernel has it, masks are the way.
@@ -158,13 +159,26 @@ func (src socketSources) socketMasks(keep, masked []string) []string {
 	}
 	var out []string
 	seen := map[string]bool{}
-	for _, r := range real {
+	for len(real) > 0 {
+		r := real[0]
+		real = real[1:]
 		if seen[r] || r == "/" {
 			continue
 		}
 		seen[r] = true
-		if slices.ContainsFunc(keep, func(k string) bool { return within(r, k) || within(k, r) }) ||
+		if slices.ContainsFunc(keep, func(k string) bool { return within(r, k) }) ||
 			slices.ContainsFunc(masked, func(m string) bool { return within(r, m) }) {
+			continue
+		}
+		if slices.ContainsFunc(keep, func(k string) bool { return within(k, r) }) {
+			// It holds a writable tree (a root under /run/user/UID): what
+			// else it holds is masked instead, but links.
+			entries, _ := os.ReadDir(r)
+			for _, e := range entries {
+				if e.Type()&os.ModeSymlink == 0 {
+					real = append(real, filepath.Join(r, e.Name()))
+				}
+			}
 			continue
 		}
 		out = append(out, r)

@@ -23,7 +23,8 @@ func listenUnix(t *testing.T, p string) {
 }
 
 // The masks cover every way to a socket outside the writable trees that
-// the sources show, and nothing inside them or holding them.
+// the sources show, nothing inside them, and of a directory holding one,
+// what else it holds.
 func TestSocketMasks(t *testing.T) {
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -45,6 +46,8 @@ func TestSocketMasks(t *testing.T) {
 	listenUnix(t, elsewhere+"/listening sock")
 	listenUnix(t, elsewhere+"/bus")
 	listenUnix(t, home+"/kitty.sock")
+	listenUnix(t, run+"/user/1000/bus")
+	os.Symlink(elsewhere, run+"/user/1000/link")
 	proc := base + "/net-unix"
 	os.WriteFile(proc, []byte(strings.Join([]string{
 		"Num       RefCount Protocol Flags    Type St Inode Path",
@@ -73,6 +76,7 @@ func TestSocketMasks(t *testing.T) {
 		home + "/kitty.sock",
 		run + "/dbus",
 		run + "/docker.sock",
+		run + "/user/1000/bus",
 		tmp + "/.X11-unix",
 		tmp + "/.s.PGSQL.5432",
 		tmp + "/ssh-abc",
