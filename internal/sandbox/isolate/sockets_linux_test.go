@@ -1,12 +1,15 @@
 package isolate
 
 import (
+	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // listenUnix binds a socket at p, making its directory first.
@@ -134,4 +137,65 @@ func BenchmarkSocketMasks(b *testing.B) {
 		n = len(src.socketMasks(keep, nil))
 	}
 	b.ReportMetric(float64(n), "masks")
+}
+
+// serveWord answers every connection to a socket at p with word.
+func serveWord(t *testing.T, p, word string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("unix", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte(word))
+			c.Close()
+		}
+	}()
+}
+
+// With the network off, a command cannot connect to a UNIX socket outside
+// the roots, though a read-only mount alone would let it; the roots' own
+// sockets stay reachable. With the network on, both are, as the network is.
+func TestIsolateMasksUnixSockets(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3 to connect with")
+	}
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, tmp := base+"/root", base+"/tmp"
+	os.Mkdir(tmp, 0o755)
+	serveWord(t, base+"/outside/daemon.sock", "reached-outside")
+	serveWord(t, root+"/project.sock", "reached-inside")
+	script := fmt.Sprintf(`for s in %s/outside/daemon.sock %s/project.sock; do %s -c 'import socket,sys
+s=socket.socket(socket.AF_UNIX)
+try:
+    s.connect(sys.argv[1]); print(s.recv(20).decode())
+except OSError as e:
+    print(sys.argv[1], e)' "$s"; done`, base, root, py)
+	for mode, reached := range map[string]bool{"off": false, "on": true} {
+		iso := New(Config{Roots: []string{root}, TempDir: tmp, Network: Network{Mode: mode}, Grace: time.Second})
+		available(t, iso)
+		out, code := runIn(t, iso, root, script)
+		if code != 0 || !strings.Contains(out, "reached-inside") {
+			t.Errorf("network %s: the root's own socket is not reachable (exit %d):\n%s", mode, code, out)
+		}
+		if got := strings.Contains(out, "reached-outside"); got != reached {
+			t.Errorf("network %s: the socket outside reached: %v, want %v:\n%s", mode, got, reached, out)
+		}
+		if !reached && !strings.Contains(out, base+"/outside/daemon.sock [Errno 13] Permission denied") {
+			t.Errorf("network %s: the socket outside was not refused as masked:\n%s", mode, out)
+		}
+	}
 }
