@@ -318,6 +318,13 @@ func (r *Runtime) Confinement() string {
 		}
 		if net.Mode != "on" {
 			b.WriteString("  UNIX sockets outside the roots: masked (what /run, /var/run and the runtime directory hold, X11's, tmux's and agents' socket directories in /tmp, the sockets the environment names, every socket bound when a command starts); those in the roots stay reachable\n")
+			if now := r.isolator(r.tmp.path).SocketMasks(); len(now) > 0 {
+				more := ""
+				if len(now) > 12 {
+					now, more = now[:12], fmt.Sprintf(", and %d more", len(now)-12)
+				}
+				fmt.Fprintf(&b, "    masked for a command started now: %s%s\n", strings.Join(now, ", "), more)
+			}
 		}
 	default:
 		fmt.Fprintf(&b, "command namespaces: NOT enforced: %s\n", probe.Reason)

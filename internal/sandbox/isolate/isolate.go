@@ -153,11 +153,7 @@ func (i *Isolator) spec() nsinit.Spec {
 	}
 	if s.NetNS {
 		// No way out through a UNIX socket file either (sockets.go).
-		keep := slices.Clone(s.Writable)
-		if r, err := filepath.EvalSymlinks(c.ProxySocket); err == nil {
-			keep = append(keep, r)
-		}
-		s.Masks = append(s.Masks, i.sockets.socketMasks(keep, s.Masks)...)
+		s.Masks = append(s.Masks, i.socketMasks(s.Writable, s.Masks)...)
 	}
 	return s
 }

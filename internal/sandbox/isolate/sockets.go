@@ -41,6 +41,27 @@ import (
 // Landlock could do this by path from ABI 9 (LANDLOCK_ACCESS_FS_RESOLVE_UNIX,
 // Linux 7.1 era); until the kernel has it, masks are the way.
 
+// SocketMasks lists what the masks of a command started now cover to keep
+// it from the UNIX sockets outside the writable trees, for `hands
+// doctor`: nothing with the network on.
+func (i *Isolator) SocketMasks() []string {
+	s := i.spec()
+	if !s.NetNS {
+		return nil
+	}
+	return i.socketMasks(s.Writable, nil)
+}
+
+// socketMasks lists the masks that keep a command from the UNIX sockets
+// outside writable and the proxy's socket, but those below masked.
+func (i *Isolator) socketMasks(writable, masked []string) []string {
+	keep := slices.Clone(writable)
+	if r, err := filepath.EvalSymlinks(i.cfg.ProxySocket); err == nil {
+		keep = append(keep, r)
+	}
+	return i.sockets.socketMasks(keep, masked)
+}
+
 // socketEnv are the variables whose value names a socket: the part after
 // the prefix, up to the first of cut (if any), is its path.
 var socketEnv = []struct{ name, prefix, cut string }{
