@@ -13,7 +13,7 @@ import (
 )
 
 // listenUnix binds a socket at p, making its directory first.
-func listenUnix(t *testing.T, p string) {
+func listenUnix(t *testing.T, p string) net.Listener {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
@@ -23,6 +23,7 @@ func listenUnix(t *testing.T, p string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { l.Close() })
+	return l
 }
 
 // The masks cover every way to a socket outside the writable trees that
@@ -142,14 +143,7 @@ func BenchmarkSocketMasks(b *testing.B) {
 // serveWord answers every connection to a socket at p with word.
 func serveWord(t *testing.T, p, word string) {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	l, err := net.Listen("unix", p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
+	l := listenUnix(t, p)
 	go func() {
 		for {
 			c, err := l.Accept()
