@@ -285,6 +285,7 @@ func BenchmarkBashPerCall(b *testing.B) {
 		opts hands.Options
 	}{
 		{"namespaces", hands.Options{Sandbox: hands.SandboxNamespaces}},
+		{"namespaces-network-off", hands.Options{Sandbox: hands.SandboxNamespaces, Network: "off"}},
 		{"landlock-only", hands.Options{Sandbox: hands.SandboxLandlock}},
 		{"unconfined", hands.Options{NoSandbox: true}},
 	} {

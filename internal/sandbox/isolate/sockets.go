@@ -20,8 +20,9 @@ import (
 // ssh-agent, X11, tmux or an editor's command socket. In those modes the
 // spec covers, with empty read-only masks:
 //
-//   - every directory and socket at the top of /run (and /var/run), but
-//     NixOS's system links, which hold programs, not sockets;
+//   - /run (and /var/run) whole, or where it holds NixOS's system links
+//     (which hold programs, not sockets), every directory and socket at its
+//     top but those;
 //   - the usual socket directories and sockets at the top of the temporary
 //     directories (/tmp/.X11-unix, /tmp/tmux-UID, /tmp/ssh-*, …);
 //   - the runtime directory ($XDG_RUNTIME_DIR) and every socket the
@@ -125,6 +126,12 @@ func (src socketSources) socketMasks(keep, masked []string) []string {
 	var real, cand []string
 	for _, run := range resolvedDirs(src.run) {
 		entries, _ := os.ReadDir(run)
+		if !slices.ContainsFunc(entries, func(e os.DirEntry) bool { return slices.Contains(runKeep, e.Name()) }) {
+			// One mask for the whole directory: each costs the command a
+			// mount. (One that holds a writable tree is looked into below.)
+			real = append(real, run)
+			continue
+		}
 		for _, e := range entries {
 			t := e.Type()
 			if slices.Contains(runKeep, e.Name()) || !(t.IsDir() || t&os.ModeSocket != 0) {
