@@ -39,8 +39,9 @@ import (
 // reachable; a directory that holds one of them is not masked, but what
 // else it holds is.
 //
-// Landlock could do this by path from ABI 9 (LANDLOCK_ACCESS_FS_RESOLVE_UNIX,
-// Linux 7.1 era); until the kernel has it, masks are the way.
+// Landlock controls connecting to a socket by path only from ABI 9
+// (LANDLOCK_ACCESS_FS_RESOLVE_UNIX, merged in 2026); on older kernels (6.18
+// has ABI 7) masks are the way.
 
 // SocketMasks lists what the masks of a command started now cover to keep
 // it from the UNIX sockets outside the writable trees, for `hands
@@ -91,7 +92,7 @@ var runKeep = []string{"current-system", "booted-system", "wrappers", "opengl-dr
 // tmpSocketDirs are the entries of a temporary directory that hold sockets
 // by convention.
 var tmpSocketDirs = []string{".X11-unix", ".ICE-unix", ".XIM-unix", ".font-unix", "tmux-*", "ssh-*", "dbus-*",
-	"nvim*", "screen*", "zellij-*", "kitty-*", "wezterm*", "vscode-*", "mysql*", ".s.PGSQL.*", "pulse-*", "gpg-*"}
+	"nvim*", "screen*", "zellij-*", "kitty-*", "wezterm*", "vscode-*", "mysql*", "pulse-*", "gpg-*"}
 
 // homeSocketDirs are the directories under home that hold container
 // runtimes' sockets.
@@ -117,8 +118,9 @@ func hostSockets() socketSources {
 
 // socketMasks lists, resolved, what to mask so that no path-based UNIX
 // socket outside keep (the writable trees and the proxy socket) can be
-// reached: nothing inside a keep path, nothing that holds one, nothing
-// below an entry of masked (already covered).
+// reached: nothing inside a keep path, nothing below an entry of masked
+// (already covered), and of a directory that holds a keep path, what else
+// it holds.
 func (src socketSources) socketMasks(keep, masked []string) []string {
 	// Entries of /run and the temporary directories are real paths once
 	// their directory is resolved (links among them are left out); the
