@@ -196,3 +196,33 @@ except OSError as e:
 		}
 	}
 }
+
+// With the network off, a socket bound outside the roots after the
+// session's spawner started is masked from the next command on.
+func TestSpawnerMasksSocketsThatAppear(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3 to connect with")
+	}
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, tmp := base+"/root", base+"/tmp"
+	os.MkdirAll(root, 0o755)
+	os.Mkdir(tmp, 0o755)
+	iso := New(Config{Roots: []string{root}, TempDir: tmp, Network: Network{Mode: "off"}, Grace: time.Second})
+	m, _ := session(t, iso, root, tmp)
+	run(t, m, "true")
+	sock := base + "/later/daemon.sock"
+	serveWord(t, sock, "reached-later")
+	out := run(t, m, py+` -c 'import socket,sys
+s=socket.socket(socket.AF_UNIX)
+try:
+    s.connect(sys.argv[1]); print(s.recv(20).decode())
+except OSError as e:
+    print(e)' `+sock)
+	if strings.Contains(out.Merged.Head, "reached-later") || !strings.Contains(out.Merged.Head, "Permission denied") {
+		t.Errorf("a socket bound after the session started was reached or not refused as masked:\n%s", out.Merged.Head)
+	}
+}

@@ -79,7 +79,9 @@ func (s *Spawner) Spawn(r jobs.SpawnRequest) (jobs.Spawned, error) {
 	p.mu.Unlock()
 	m := &nsinit.Msg{Op: nsinit.OpSpawn, ID: c.id, Path: r.Path, Args: r.Args, Dir: r.Dir,
 		Env: append(r.Env[:len(r.Env):len(r.Env)], s.iso.ProxyEnv()...)}
-	if s.iso.cfg.MaskMatches != nil {
+	if s.iso.cfg.MaskMatches != nil || s.iso.cfg.Network.Mode != "on" && s.iso.cfg.Network.Mode != "" {
+		// What appeared since the session started: denied files, sockets
+		// (sockets.go).
 		m.Masks = s.iso.spec().Masks
 	}
 	var fds []int
