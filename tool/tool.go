@@ -156,18 +156,12 @@ func New[In, Out any](spec Spec[In], run func(ctx context.Context, env *Env, in 
 	}
 	t := &typed[In, Out]{spec: spec, run: run}
 	t.valid = sync.OnceValues(func() (*validator, error) {
-		// The validator checks the schema without the enums.
-		saved := map[string][]any{}
+		// The validator checks a copy of the schema without the enums.
+		s := in.CloneSchemas()
 		for path := range spec.Enums {
-			p := property(in, path)
-			saved[path], p.Enum = p.Enum, nil
+			property(s, path).Enum = nil
 		}
-		defer func() {
-			for path, e := range saved {
-				property(in, path).Enum = e
-			}
-		}()
-		return newValidator(spec.Name, mustJSON(in))
+		return compile(spec.Name, s)
 	})
 	t.info = Info{
 		Name: spec.Name, Title: spec.Title, Description: spec.Description,
