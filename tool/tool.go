@@ -96,11 +96,13 @@ type Spec[In any] struct {
 	Enums map[string][]string
 }
 
-var validName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
+// It is compiled at its first use: its bounded repetition makes it some
+// 800 allocations, which a process that checks no name need not pay.
+var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`) })
 
 // ValidName reports whether name is acceptable as a tool name: a letter, then
 // up to 63 letters, digits, '_' or '-' (the rule of every major model API).
-func ValidName(name string) bool { return validName.MatchString(name) }
+func ValidName(name string) bool { return validName().MatchString(name) }
 
 type typed[In, Out any] struct {
 	spec Spec[In]
