@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -96,13 +95,22 @@ type Spec[In any] struct {
 	Enums map[string][]string
 }
 
-// It is compiled at its first use: its bounded repetition makes it some
-// 800 allocations, which a process that checks no name need not pay.
-var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`) })
-
 // ValidName reports whether name is acceptable as a tool name: a letter, then
 // up to 63 letters, digits, '_' or '-' (the rule of every major model API).
-func ValidName(name string) bool { return validName().MatchString(name) }
+// Every start checks every tool's name, so this is a loop rather than a
+// regexp, whose bounded repetition compiles to some 800 allocations.
+func ValidName(name string) bool {
+	if len(name) == 0 || len(name) > 64 {
+		return false
+	}
+	for i, c := range []byte(name) {
+		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+		if !letter && (i == 0 || !('0' <= c && c <= '9' || c == '_' || c == '-')) {
+			return false
+		}
+	}
+	return true
+}
 
 type typed[In, Out any] struct {
 	spec Spec[In]
