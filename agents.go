@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -70,6 +71,14 @@ func (r *Runtime) NeedsModel(name string) bool {
 // fillDescriptions puts the agent types and skills into the descriptions
 // that list them.
 func fillDescriptions(ts []tool.Tool, defs []agent.Def, sks []skill.Skill) {
+	// Most runtimes of one call have neither list to fill, and the names
+	// below cost every profile's table.
+	if !slices.ContainsFunc(ts, func(t tool.Tool) bool {
+		d := t.Info().Description
+		return strings.Contains(d, tools.AgentsMarker) || strings.Contains(d, tools.SkillsMarker)
+	}) {
+		return
+	}
 	names := map[string]string{}
 	for _, t := range ts {
 		info := t.Info()

@@ -49,7 +49,7 @@ func permissions(opts Options, roots []string) (*permission.Engine, []string, st
 	if opts.ProjectSettings {
 		layers = append(layers, permission.ProjectLayers(project, home)...)
 	}
-	merged, err := permission.Load(layers, toolAliases(), project, home)
+	merged, err := permission.Load(layers, toolAliases, project, home)
 	if err != nil {
 		return nil, nil, "", err
 	}

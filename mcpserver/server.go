@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -34,10 +35,10 @@ type Server struct {
 	http           HTTPOptions
 	structured     StructuredContent
 
-	// toolsMu guards offered (each offered tool's definition as JSON),
+	// toolsMu guards offered (a copy of each offered tool's definition),
 	// defs (the definitions the SDK took) and stateless.
 	toolsMu sync.Mutex
-	offered map[string]string
+	offered map[string]*mcp.Tool
 	defs    map[string]*mcp.Tool
 	// stateless is the SDK server of stateless HTTP requests, built when
 	// HTTPHandler is first called (stdio never needs it).
@@ -239,14 +240,16 @@ func (s *Server) syncTools() {
 	s.toolsMu.Lock()
 	defer s.toolsMu.Unlock()
 	if s.offered == nil {
-		s.offered, s.defs = map[string]string{}, map[string]*mcp.Tool{}
+		s.offered, s.defs = map[string]*mcp.Tool{}, map[string]*mcp.Tool{}
 	}
-	now := map[string]string{}
+	now := map[string]*mcp.Tool{}
 	for _, info := range s.rt.ToolsFor(true) {
 		d := definition(info, s.structured)
-		b, _ := json.Marshal(d)
-		now[info.Name] = string(b)
-		if s.offered[info.Name] != string(b) && !s.addTool(d) {
+		c := *d // the SDK keeps d
+		now[info.Name] = &c
+		// Compared as values, not as JSON: encoding every definition at
+		// each start was a tenth of the server's own start-up work.
+		if !reflect.DeepEqual(s.offered[info.Name], d) && !s.addTool(d) {
 			delete(now, info.Name)
 		}
 	}

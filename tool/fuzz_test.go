@@ -3,6 +3,7 @@ package tool_test
 import (
 	"context"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -37,6 +38,19 @@ func FuzzExecuteArguments(f *testing.F) {
 			if res.Code == tool.InternalError {
 				t.Fatalf("internal error on input %q: %s", data, res.TextOf())
 			}
+		}
+	})
+}
+
+// FuzzValidName: the loop of ValidName keeps the rule the regexp states.
+func FuzzValidName(f *testing.F) {
+	rule := regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
+	for _, s := range []string{"", "a", "Read", "mcp__srv__t", "1a", "_a", "a b", "a\x00", "é", strings.Repeat("a", 64), strings.Repeat("a", 65), "a-1_B"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := tool.ValidName(s), rule.MatchString(s); got != want {
+			t.Fatalf("ValidName(%q) = %v, the rule says %v", s, got, want)
 		}
 	})
 }

@@ -5,60 +5,143 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"math/big"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// validator checks arguments against an input schema and reports the first
-// thing wrong as a Problem, from the validator's structured output.
+// validator checks arguments against an input schema. The verdict is that
+// of github.com/google/jsonschema-go (the validator the MCP SDK links);
+// when it refuses, explain finds what was wrong, as data, and the first
+// thing wrong becomes the Problem the model is told.
 type validator struct {
-	schema *jsonschema.Schema
+	resolved *jsonschema.Resolved
+	root     *jsonschema.Schema
+	// draft7: "$ref" hides its sibling keywords.
+	draft7 bool
 	// known lists the properties of each object in the schema, by core
 	// path with array elements as "[]" ("" for the top level).
 	known map[string][]string
 }
 
-func newValidator(name string, schema []byte) (*validator, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+// newValidator compiles a schema given as JSON (another MCP server's).
+// Schemas of drafts older than the validator knows are read as their
+// nearest successor (see normalizeDraft).
+func newValidator(name string, raw []byte) (*validator, error) {
+	raw, err := normalizeDraft(raw)
 	if err != nil {
 		return nil, err
 	}
-	c := jsonschema.NewCompiler()
-	url := "hands:///" + name + ".json"
-	if err := c.AddResource(url, doc); err != nil {
+	s := new(jsonschema.Schema)
+	if err := json.Unmarshal(raw, s); err != nil {
 		return nil, err
 	}
-	s, err := c.Compile(url)
+	return compile(name, s)
+}
+
+// compile resolves s, which is the validator's from now on: it must not
+// change after.
+func compile(name string, s *jsonschema.Schema) (*validator, error) {
+	rs, err := s.Resolve(&jsonschema.ResolveOptions{BaseURI: "hands:///" + name + ".json"})
 	if err != nil {
 		return nil, err
 	}
-	v := &validator{schema: s, known: map[string][]string{}}
-	v.collect("", doc)
+	v := &validator{resolved: rs, root: s, known: map[string][]string{}}
+	v.draft7 = strings.HasSuffix(strings.TrimSuffix(s.Schema, "#"), "json-schema.org/draft-07/schema")
+	if err := v.checkLoops(); err != nil {
+		return nil, err
+	}
+	v.collect("", s)
 	return v, nil
 }
 
 // collect records the property names of every object schema under s.
-func (v *validator) collect(path string, s any) {
-	m, ok := s.(map[string]any)
-	if !ok {
+func (v *validator) collect(path string, s *jsonschema.Schema) {
+	if s == nil {
 		return
 	}
-	if props, ok := m["properties"].(map[string]any); ok {
-		names := make([]string, 0, len(props))
-		for k, p := range props {
+	if s.Properties != nil {
+		names := make([]string, 0, len(s.Properties))
+		for k, p := range s.Properties {
 			names = append(names, k)
 			v.collect(join(path, k), p)
 		}
 		slices.Sort(names)
 		v.known[path] = names
 	}
-	if items, ok := m["items"]; ok {
-		v.collect(path+"[]", items)
+	v.collect(path+"[]", s.Items)
+}
+
+// The values of "$schema" the validator knows.
+const (
+	draft07   = "http://json-schema.org/draft-07/schema#"
+	draft2020 = "https://json-schema.org/draft/2020-12/schema"
+)
+
+// normalizeDraft rewrites a schema of a draft the validator does not know
+// as its nearest successor: draft-04 and draft-06 as draft-07 (draft-04's
+// boolean exclusiveMinimum and exclusiveMaximum become the bound itself),
+// 2019-09 as 2020-12; spellings of a known draft's URI without "#" or with
+// the other scheme as that draft. An unknown "$schema" is left out, so the
+// schema is read as 2020-12, MCP's default.
+func normalizeDraft(raw []byte) ([]byte, error) {
+	if !bytes.Contains(raw, []byte(`"$schema"`)) && !bytes.Contains(raw, []byte(`"exclusiveM`)) {
+		return raw, nil
+	}
+	var doc any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, err
+	}
+	m, ok := doc.(map[string]any)
+	if !ok {
+		return raw, nil
+	}
+	if id, ok := m["$schema"].(string); ok {
+		u := strings.TrimSuffix(id, "#")
+		u = strings.TrimPrefix(strings.TrimPrefix(u, "http://"), "https://")
+		switch u {
+		case "json-schema.org/draft-04/schema", "json-schema.org/draft-06/schema", "json-schema.org/draft-07/schema":
+			m["$schema"] = draft07
+		case "json-schema.org/draft/2019-09/schema", "json-schema.org/draft/2020-12/schema":
+			m["$schema"] = draft2020
+		default:
+			delete(m, "$schema")
+		}
+	}
+	exclusiveBounds(doc)
+	return json.Marshal(doc)
+}
+
+// exclusiveBounds turns draft-04's "exclusiveMinimum": true beside a
+// "minimum" into "exclusiveMinimum": bound (and the same for maximum), in
+// every object of the schema.
+func exclusiveBounds(doc any) {
+	switch t := doc.(type) {
+	case map[string]any:
+		for _, k := range [][2]string{{"exclusiveMinimum", "minimum"}, {"exclusiveMaximum", "maximum"}} {
+			ex, ok := t[k[0]].(bool)
+			if !ok {
+				continue
+			}
+			bound, isNum := t[k[1]].(float64)
+			delete(t, k[0])
+			if ex && isNum {
+				t[k[0]] = bound
+				delete(t, k[1])
+			}
+		}
+		for _, e := range t {
+			exclusiveBounds(e)
+		}
+	case []any:
+		for _, e := range t {
+			exclusiveBounds(e)
+		}
 	}
 }
 
@@ -70,7 +153,7 @@ func parseArgs(raw json.RawMessage) (any, *Problem) {
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return map[string]any{}, nil
 	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	v, err := unmarshalExact(raw)
 	if err != nil {
 		var se *json.SyntaxError
 		msg := err.Error()
@@ -83,6 +166,20 @@ func parseArgs(raw json.RawMessage) (any, *Problem) {
 		return nil, &Problem{Kind: NotObject, Value: mustMarshal(v)}
 	}
 	return dropNulls(v), nil
+}
+
+// unmarshalExact decodes one JSON value, numbers as json.Number.
+func unmarshalExact(raw []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return nil, errors.New("invalid character after top-level value")
+	}
+	return v, nil
 }
 
 func dropNulls(v any) any {
@@ -111,35 +208,62 @@ func mustMarshal(v any) json.RawMessage {
 	return b
 }
 
-// check validates args and returns the first problem, or nil. The first is
-// chosen so that the message is stable and most useful: the shallowest
-// location first; there, unknown parameters (often a misspelling of a
-// missing one), then missing ones, then wrong values.
+// plainNumbers returns a copy of v (as parseArgs gives it) with numbers as
+// the validator takes them: an int64 where the number is one, else a
+// float64 (beyond float64's range, the largest float64 of its sign: the
+// schema's bounds still apply, and the Go decoding refuses it after).
+func plainNumbers(v any) any {
+	switch t := v.(type) {
+	case json.Number:
+		if i, err := t.Int64(); err == nil {
+			return i
+		}
+		f, _ := strconv.ParseFloat(string(t), 64)
+		if math.IsInf(f, 0) {
+			f = math.Copysign(math.MaxFloat64, f)
+		}
+		return f
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			out[k] = plainNumbers(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = plainNumbers(e)
+		}
+		return out
+	}
+	return v
+}
+
+// check validates args and returns the first problem, or nil.
 func (v *validator) check(args any) *Problem {
-	err := v.schema.Validate(args)
+	plain := plainNumbers(args)
+	err := v.resolved.Validate(plain)
 	if err == nil {
 		return nil
 	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return &Problem{Kind: NotAllowed, Want: []string{err.Error()}}
+	if p := v.explain(args, plain); p != nil {
+		return p
 	}
-	var best *Problem
-	bestRank := [2]int{}
-	for _, leaf := range leaves(ve) {
-		p := v.problem(leaf, args)
-		if p == nil {
-			continue
+	return &Problem{Kind: NotAllowed, Value: mustMarshal(args), Want: []string{"a value the schema accepts (" + innermost(err) + ")"}}
+}
+
+// innermost is the validator's own reason, without the schema locations
+// it wraps it in ("validating root: validating /properties/n: ...").
+func innermost(err error) string {
+	msg := err.Error()
+	for strings.HasPrefix(msg, "validating ") {
+		i := strings.Index(msg, ": ")
+		if i < 0 {
+			break
 		}
-		rank := [2]int{len(leaf.InstanceLocation), kindRank(p.Kind)}
-		if best == nil || rank[0] < bestRank[0] || rank[0] == bestRank[0] && rank[1] < bestRank[1] {
-			best, bestRank = p, rank
-		}
+		msg = msg[i+2:]
 	}
-	if best == nil {
-		return &Problem{Kind: NotAllowed, Want: []string{"a value the schema accepts"}}
-	}
-	return best
+	return msg
 }
 
 func kindRank(k ProblemKind) int {
@@ -152,62 +276,6 @@ func kindRank(k ProblemKind) int {
 		return 2
 	}
 	return 3
-}
-
-func leaves(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
-	if len(e.Causes) == 0 {
-		return []*jsonschema.ValidationError{e}
-	}
-	var out []*jsonschema.ValidationError
-	for _, c := range e.Causes {
-		out = append(out, leaves(c)...)
-	}
-	return out
-}
-
-// problem turns one validator error into a Problem.
-func (v *validator) problem(e *jsonschema.ValidationError, args any) *Problem {
-	at := pathOf(e.InstanceLocation)
-	value := mustMarshal(valueAt(args, e.InstanceLocation))
-	switch k := e.ErrorKind.(type) {
-	case *kind.Required:
-		return &Problem{Kind: Missing, At: at, Params: k.Missing}
-	case *kind.AdditionalProperties:
-		return &Problem{Kind: Unknown, At: at, Params: slices.Sorted(slices.Values(k.Properties)), Known: v.known[shape(e.InstanceLocation)]}
-	case *kind.Type:
-		want := slices.DeleteFunc(slices.Clone(k.Want), func(s string) bool { return s == "null" })
-		return &Problem{Kind: WrongType, At: at, Value: value, Want: want}
-	case *kind.Enum:
-		return &Problem{Kind: NotAllowed, At: at, Value: value, Want: jsonList(k.Want)}
-	case *kind.Const:
-		return &Problem{Kind: NotAllowed, At: at, Value: value, Want: jsonList([]any{k.Want})}
-	case *kind.Minimum:
-		return &Problem{Kind: OutOfRange, At: at, Value: value, Want: []string{">= " + ratString(k.Want)}}
-	case *kind.Maximum:
-		return &Problem{Kind: OutOfRange, At: at, Value: value, Want: []string{"<= " + ratString(k.Want)}}
-	case *kind.ExclusiveMinimum:
-		return &Problem{Kind: OutOfRange, At: at, Value: value, Want: []string{"> " + ratString(k.Want)}}
-	case *kind.ExclusiveMaximum:
-		return &Problem{Kind: OutOfRange, At: at, Value: value, Want: []string{"< " + ratString(k.Want)}}
-	case *kind.MinItems:
-		return &Problem{Kind: OutOfRange, At: at, Value: value, Want: []string{fmt.Sprintf("at least %d items", k.Want)}}
-	case *kind.MaxItems:
-		return &Problem{Kind: OutOfRange, At: at, Value: value, Want: []string{fmt.Sprintf("at most %d items", k.Want)}}
-	case *kind.MinLength:
-		return &Problem{Kind: OutOfRange, At: at, Value: value, Want: []string{fmt.Sprintf("at least %d characters", k.Want)}}
-	case *kind.MaxLength:
-		return &Problem{Kind: OutOfRange, At: at, Value: value, Want: []string{fmt.Sprintf("at most %d characters", k.Want)}}
-	case *kind.Pattern:
-		return &Problem{Kind: NotAllowed, At: at, Value: value, Want: []string{"a string matching " + strconv.Quote(k.Want)}}
-	case *kind.FalseSchema:
-		parent := e.InstanceLocation[:max(len(e.InstanceLocation)-1, 0)]
-		name := ""
-		if len(e.InstanceLocation) > 0 {
-			name = e.InstanceLocation[len(e.InstanceLocation)-1]
-		}
-		return &Problem{Kind: Unknown, At: pathOf(parent), Params: []string{name}, Known: v.known[shape(parent)]}
-	}
-	return nil
 }
 
 func jsonList(vs []any) []string {

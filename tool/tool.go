@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -96,11 +95,22 @@ type Spec[In any] struct {
 	Enums map[string][]string
 }
 
-var validName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
-
 // ValidName reports whether name is acceptable as a tool name: a letter, then
 // up to 63 letters, digits, '_' or '-' (the rule of every major model API).
-func ValidName(name string) bool { return validName.MatchString(name) }
+// Every start checks every tool's name, so this is a loop rather than a
+// regexp, whose bounded repetition compiles to some 800 allocations.
+func ValidName(name string) bool {
+	if len(name) == 0 || len(name) > 64 {
+		return false
+	}
+	for i, c := range []byte(name) {
+		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+		if !letter && (i == 0 || !('0' <= c && c <= '9' || c == '_' || c == '-')) {
+			return false
+		}
+	}
+	return true
+}
 
 type typed[In, Out any] struct {
 	spec Spec[In]
@@ -156,18 +166,12 @@ func New[In, Out any](spec Spec[In], run func(ctx context.Context, env *Env, in 
 	}
 	t := &typed[In, Out]{spec: spec, run: run}
 	t.valid = sync.OnceValues(func() (*validator, error) {
-		// The validator checks the schema without the enums.
-		saved := map[string][]any{}
+		// The validator checks a copy of the schema without the enums.
+		s := in.CloneSchemas()
 		for path := range spec.Enums {
-			p := property(in, path)
-			saved[path], p.Enum = p.Enum, nil
+			property(s, path).Enum = nil
 		}
-		defer func() {
-			for path, e := range saved {
-				property(in, path).Enum = e
-			}
-		}()
-		return newValidator(spec.Name, mustJSON(in))
+		return compile(spec.Name, s)
 	})
 	t.info = Info{
 		Name: spec.Name, Title: spec.Title, Description: spec.Description,

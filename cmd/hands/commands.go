@@ -52,7 +52,9 @@ func sessionFrom(c *common, stderr io.Writer) (sess *hands.Session, closeAll fun
 	if rt == nil {
 		return nil, nil, code
 	}
-	warnSandbox(rt, stderr)
+	if c.onlyTool == "" || runsCommands(rt, c.onlyTool) {
+		warnSandbox(rt, stderr)
+	}
 	sess, err := rt.NewSession()
 	if err != nil {
 		rt.Close()

@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -110,7 +111,7 @@ func (t *toolsList) UnmarshalYAML(n *yaml.Node) error {
 
 // validAgentName is what an agent's name may be: Claude Code's rule, lower
 // case letters, digits and hyphens (built-ins aside).
-var validAgentName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+var validAgentName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`) })
 
 // SplitFrontmatter splits a Markdown file into its YAML frontmatter (between
 // a first line "---" and the next "---") and its body. A file without
@@ -149,7 +150,7 @@ func ParseDef(path string, data []byte) (Def, error) {
 		return Def{}, err
 	}
 	if err := CheckNamed(path, fm.Name, fm.Description, Naming{
-		Kind: "agent", Example: "code-reviewer", Valid: validAgentName,
+		Kind: "agent", Example: "code-reviewer", Valid: validAgentName(),
 		Rule: "use letters, digits, '-' and '_', up to 64", Describe: "say when the agent should be used",
 	}); err != nil {
 		return Def{}, err

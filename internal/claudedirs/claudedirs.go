@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 )
 
 // Dirs returns CONFIG and TEMP: config and temp when given, else what the
@@ -38,9 +39,9 @@ func Dirs(config, temp string) (string, string) {
 }
 
 // Slug is Claude Code's name for a project's directories.
-func Slug(dir string) string { return nonAlnum.ReplaceAllString(dir, "-") }
+func Slug(dir string) string { return nonAlnum().ReplaceAllString(dir, "-") }
 
-var nonAlnum = regexp.MustCompile(`[^a-zA-Z0-9]`)
+var nonAlnum = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-zA-Z0-9]`) })
 
 // Isolate points $CLAUDE_CONFIG_DIR and $CLAUDE_CODE_TMPDIR at a new
 // temporary directory, so that a test binary, and the servers it starts,

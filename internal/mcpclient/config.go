@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Server is one other MCP server as its configuration names it, with
@@ -165,7 +166,7 @@ func parseEntry(name string, raw json.RawMessage, getenv func(string) (string, b
 }
 
 // varRef is Claude Code's reference syntax: ${VAR} or ${VAR:-default}.
-var varRef = regexp.MustCompile(`\$\{([^}:]+)(?::-([^}]*))?\}`)
+var varRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([^}:]+)(?::-([^}]*))?\}`) })
 
 type expander struct {
 	getenv  func(string) (string, bool)
@@ -175,8 +176,8 @@ type expander struct {
 // expand replaces ${VAR} and ${VAR:-default} in s, recording variables
 // that are unset and have no default.
 func (x *expander) expand(s string) string {
-	return varRef.ReplaceAllStringFunc(s, func(m string) string {
-		sub := varRef.FindStringSubmatch(m)
+	return varRef().ReplaceAllStringFunc(s, func(m string) string {
+		sub := varRef().FindStringSubmatch(m)
 		if v, ok := x.getenv(sub[1]); ok {
 			return v
 		}
@@ -266,13 +267,13 @@ func Merge(lists ...[]Server) ([]Server, error) {
 	return out, nil
 }
 
-var notName = regexp.MustCompile(`[^A-Za-z0-9_-]`)
+var notName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_-]`) })
 
 // Qualify returns a name as it appears inside mcp__server__tool: every
 // character other than a letter, digit, '_' or '-' replaced by '_' (as
 // Claude Code does); "" when nothing but such characters is left.
 func Qualify(name string) string {
-	q := notName.ReplaceAllString(name, "_")
+	q := notName().ReplaceAllString(name, "_")
 	if strings.Trim(q, "_-") == "" {
 		return ""
 	}

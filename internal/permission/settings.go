@@ -66,8 +66,10 @@ func (m Merged) IsZero() bool {
 // highest layer that sets it. A file that does not parse, an unknown key
 // under "permissions", a malformed rule or an unknown mode is an error
 // naming the file and what is wrong. cwd and home anchor ./ and ~/ in path
-// rules and relative additional directories.
-func Load(layers []Layer, aliases map[string]string, cwd, home string) (Merged, error) {
+// rules and relative additional directories. aliases gives the table of
+// tool names a rule may use (see Parse); it is asked only for a rule, so
+// that a start with no rules does not build it.
+func Load(layers []Layer, aliases func() map[string]string, cwd, home string) (Merged, error) {
 	var m Merged
 	seen := map[string]bool{}
 	for _, l := range layers {
@@ -99,7 +101,7 @@ func Load(layers []Layer, aliases map[string]string, cwd, home string) (Merged, 
 					continue
 				}
 				seen[list.key+"\x00"+text] = true
-				r, err := Parse(text, aliases, bases)
+				r, err := Parse(text, aliases(), bases)
 				if err != nil {
 					return m, fmt.Errorf("%s: permissions.%s: rule %q: %v", l.Path, list.name, text, err)
 				}

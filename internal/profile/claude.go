@@ -40,7 +40,7 @@ func claude(lim tools.Limits) *Profile {
 			ShellNamedByPath: true, ShellRawText: true, TimeoutToBackground: true, GrepWhole: true, ClaudeSessionFiles: true, ReadNegativeOffset: true},
 		Render: renderClaude,
 		Tools: []Entry{
-			claudeTask,
+			claudeTask(),
 			{Core: "task_output", Name: "TaskOutput", Description: desc("claude/TaskOutput.md"), Params: []Param{
 				{Name: "task_id", Description: "The task ID to get output from"},
 				{Name: "block", Default: true, Description: "Whether to wait for completion"},
@@ -72,7 +72,7 @@ func claude(lim tools.Limits) *Profile {
 				{Name: "offset", Description: `Skip first N lines/entries before applying head_limit, equivalent to "| tail -n +N | head -N". Works across all output modes. Defaults to 0.`, Schema: number},
 				{Name: "multiline", Description: "Enable multiline mode where . matches newlines and patterns can span lines (rg -U --multiline-dotall). Default: false."},
 			}},
-			claudeExitPlanMode,
+			claudeExitPlanMode(),
 			{Core: "read", Name: "Read", Description: desc("claude/Read.md"), Params: []Param{
 				filePath("The absolute path to the file to read"),
 				{Name: "offset", Description: "The line number to start reading from. Only provide if the file is too large to read at once", Schema: number},
@@ -117,9 +117,9 @@ func claude(lim tools.Limits) *Profile {
 				{Name: "shell_id", Core: "task_id", Description: "The ID of the background shell to kill"},
 			}},
 			// Plan mode and questions (issue 22), in Claude Code's order: claude_plan.go.
-			claudeAskUserQuestion, claudeSkill, claudeEnterPlanMode,
+			claudeAskUserQuestion(), claudeSkill(), claudeEnterPlanMode(),
 			// Code intelligence (issue 19): claude_lsp.go.
-			claudeLSP,
+			claudeLSP(),
 		},
 	}
 	for i := range p.Tools {

@@ -3,6 +3,7 @@ package profile
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/hands-dev/hands/internal/tools"
 	"github.com/hands-dev/hands/tool"
@@ -11,12 +12,14 @@ import (
 // claudeLSP is Claude Code 2.1.7's LSP tool: its schema and description
 // (read from its cli.js, where the tool is enabled by a plugin's
 // lspServers), and its result texts (claudeLSPText).
-var claudeLSP = Entry{Core: "lsp", Name: "LSP", Description: desc("claude/LSP.md"), Params: []Param{
-	{Name: "operation", Description: "The LSP operation to perform"},
-	{Name: "filePath", Core: "path", Description: "The absolute or relative path to the file"},
-	{Name: "line", Description: "The line number (1-based, as shown in editors)", Schema: positiveInt},
-	{Name: "character", Description: "The character offset (1-based, as shown in editors)", Schema: positiveInt},
-}}
+var claudeLSP = sync.OnceValue(func() Entry {
+	return Entry{Core: "lsp", Name: "LSP", Description: desc("claude/LSP.md"), Params: []Param{
+		{Name: "operation", Description: "The LSP operation to perform"},
+		{Name: "filePath", Core: "path", Description: "The absolute or relative path to the file"},
+		{Name: "line", Description: "The line number (1-based, as shown in editors)", Schema: positiveInt},
+		{Name: "character", Description: "The character offset (1-based, as shown in editors)", Schema: positiveInt},
+	}}
+})
 
 // positiveInt is zod's int().positive() as Claude Code sends it.
 const positiveInt = `{"exclusiveMinimum":0,"maximum":9007199254740991}`

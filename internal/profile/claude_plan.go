@@ -2,6 +2,7 @@ package profile
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/hands-dev/hands/internal/tools"
 )
@@ -10,31 +11,37 @@ import (
 // plan: as in Claude Code, the model writes it to the plan file that
 // EnterPlanMode names.
 var (
-	claudeEnterPlanMode = Entry{Core: "enter_plan_mode", Name: "EnterPlanMode", Description: desc("claude/EnterPlanMode.md"), Params: []Param{}}
+	claudeEnterPlanMode = sync.OnceValue(func() Entry {
+		return Entry{Core: "enter_plan_mode", Name: "EnterPlanMode", Description: desc("claude/EnterPlanMode.md"), Params: []Param{}}
+	})
 	// ExitPlanMode's schema allows any other property, as Claude Code's
 	// does, and other properties are ignored as Claude Code ignores them:
 	// a plan the model passes (as older versions took one) is not the
 	// plan; the plan file is.
-	claudeExitPlanMode = Entry{Core: "exit_plan_mode", Name: "ExitPlanMode", Description: desc("claude/ExitPlanMode.md"), IgnoreUnknown: true,
-		SchemaKeywords: `{"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":{}}`, Params: []Param{
-			{Name: "allowedPrompts", Core: "allowed_prompts", Description: "Prompt-based permissions needed to implement the plan. These describe categories of actions rather than specific commands.", Items: []Param{
-				{Name: "tool", Description: "The tool this prompt applies to", Schema: `{"enum":["Bash"]}`},
-				{Name: "prompt", Description: `Semantic description of the action, e.g. "run tests", "install dependencies"`},
+	claudeExitPlanMode = sync.OnceValue(func() Entry {
+		return Entry{Core: "exit_plan_mode", Name: "ExitPlanMode", Description: desc("claude/ExitPlanMode.md"), IgnoreUnknown: true,
+			SchemaKeywords: `{"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":{}}`, Params: []Param{
+				{Name: "allowedPrompts", Core: "allowed_prompts", Description: "Prompt-based permissions needed to implement the plan. These describe categories of actions rather than specific commands.", Items: []Param{
+					{Name: "tool", Description: "The tool this prompt applies to", Schema: `{"enum":["Bash"]}`},
+					{Name: "prompt", Description: `Semantic description of the action, e.g. "run tests", "install dependencies"`},
+				}},
+			}}
+	})
+	claudeAskUserQuestion = sync.OnceValue(func() Entry {
+		return Entry{Core: "ask_user_question", Name: "AskUserQuestion", Description: desc("claude/AskUserQuestion.md"), Params: []Param{
+			{Name: "questions", Description: "Questions to ask the user (1-4 questions)", Schema: `{"minItems":1,"maxItems":4}`, Items: []Param{
+				{Name: "question", Description: `The complete question to ask the user. Should be clear, specific, and end with a question mark. Example: "Which library should we use for date formatting?" If multiSelect is true, phrase it accordingly, e.g. "Which features do you want to enable?"`},
+				{Name: "header", Description: `Very short label displayed as a chip/tag (max 12 chars). Examples: "Auth method", "Library", "Approach".`},
+				{Name: "options", Description: "The available choices for this question. Must have 2-4 options. Each option should be a distinct, mutually exclusive choice (unless multiSelect is enabled). There should be no 'Other' option, that will be provided automatically.", Schema: `{"minItems":2,"maxItems":4}`, Items: []Param{
+					{Name: "label", Description: "The display text for this option that the user will see and select. Should be concise (1-5 words) and clearly describe the choice."},
+					{Name: "description", Description: "Explanation of what this option means or what will happen if chosen. Useful for providing context about trade-offs or implications."},
+				}},
+				{Name: "multiSelect", Description: "Set to true to allow the user to select multiple options instead of just one. Use when choices are not mutually exclusive.", Schema: `{"default":false}`},
 			}},
+			{Name: "answers", Description: "User answers collected by the permission component", Schema: `{"propertyNames":{"type":"string"}}`},
+			{Name: "metadata", Description: "Optional metadata for tracking and analytics purposes. Not displayed to user."},
 		}}
-	claudeAskUserQuestion = Entry{Core: "ask_user_question", Name: "AskUserQuestion", Description: desc("claude/AskUserQuestion.md"), Params: []Param{
-		{Name: "questions", Description: "Questions to ask the user (1-4 questions)", Schema: `{"minItems":1,"maxItems":4}`, Items: []Param{
-			{Name: "question", Description: `The complete question to ask the user. Should be clear, specific, and end with a question mark. Example: "Which library should we use for date formatting?" If multiSelect is true, phrase it accordingly, e.g. "Which features do you want to enable?"`},
-			{Name: "header", Description: `Very short label displayed as a chip/tag (max 12 chars). Examples: "Auth method", "Library", "Approach".`},
-			{Name: "options", Description: "The available choices for this question. Must have 2-4 options. Each option should be a distinct, mutually exclusive choice (unless multiSelect is enabled). There should be no 'Other' option, that will be provided automatically.", Schema: `{"minItems":2,"maxItems":4}`, Items: []Param{
-				{Name: "label", Description: "The display text for this option that the user will see and select. Should be concise (1-5 words) and clearly describe the choice."},
-				{Name: "description", Description: "Explanation of what this option means or what will happen if chosen. Useful for providing context about trade-offs or implications."},
-			}},
-			{Name: "multiSelect", Description: "Set to true to allow the user to select multiple options instead of just one. Use when choices are not mutually exclusive.", Schema: `{"default":false}`},
-		}},
-		{Name: "answers", Description: "User answers collected by the permission component", Schema: `{"propertyNames":{"type":"string"}}`},
-		{Name: "metadata", Description: "Optional metadata for tracking and analytics purposes. Not displayed to user."},
-	}}
+	})
 )
 
 // claudeEnteredPlan is EnterPlanMode's result in Claude Code 2.1.7

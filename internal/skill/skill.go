@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hands-dev/hands/internal/agent"
 )
@@ -42,7 +43,7 @@ type frontmatter struct {
 
 // validName is Claude Code's rule for a skill's name: lower-case letters,
 // digits and hyphens, up to 64.
-var validName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
+var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`) })
 
 // Parse reads one SKILL.md (path names it in errors).
 func Parse(path string, data []byte) (Skill, error) {
@@ -52,7 +53,7 @@ func Parse(path string, data []byte) (Skill, error) {
 		return Skill{}, err
 	}
 	if err := agent.CheckNamed(path, fm.Name, fm.Description, agent.Naming{
-		Kind: "skill", Example: "pdf-forms", Valid: validName,
+		Kind: "skill", Example: "pdf-forms", Valid: validName(),
 		Rule: "use lower-case letters, digits and hyphens, up to 64", Describe: "say what the skill does and when to use it",
 	}); err != nil {
 		return Skill{}, err

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"sync"
 	"time"
 
 	"golang.org/x/text/collate"
@@ -96,13 +97,13 @@ func anchorGlobs(globs []string) []string {
 const lineCutMark = "… [line cut: %d more characters]"
 
 // lineCut matches lineCutMark at the end of a line.
-var lineCut = regexp.MustCompile(`… \[line cut: [0-9]+ more characters\]$`)
+var lineCut = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`… \[line cut: [0-9]+ more characters\]$`) })
 
 // UncutLine returns the text a read kept of a line it cut at the line
 // limit, and whether it had cut it; a profile words the cut its own way.
 // Only lines of a ReadOutput with CutLines > 0 can have been cut.
 func UncutLine(l string) (string, bool) {
-	loc := lineCut.FindStringIndex(l)
+	loc := lineCut().FindStringIndex(l)
 	if loc == nil {
 		return l, false
 	}

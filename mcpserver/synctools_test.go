@@ -1,0 +1,54 @@
+package mcpserver
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+
+	"github.com/hands-dev/hands"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestSyncWithoutChangeOffersNothingAgain: syncing tools that did not
+// change adds none again, so no client is told the list changed; the
+// definitions are compared as values.
+func TestSyncWithoutChangeOffersNothingAgain(t *testing.T) {
+	rt, err := hands.New(hands.Options{Roots: []string{t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	s := New(rt, Options{})
+	defer s.Close()
+	st, ct := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	if _, err := s.Connect(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	var changed atomic.Int32
+	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed.Add(1) },
+	})
+	cs, err := c.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	before, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.syncTools()
+	s.syncTools()
+	// A notification sent before this reply would have arrived first.
+	after, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := changed.Load(); n != 0 {
+		t.Errorf("%d list_changed notifications after syncing unchanged tools, want 0", n)
+	}
+	if len(after.Tools) != len(before.Tools) || len(after.Tools) == 0 {
+		t.Errorf("tools %d before, %d after", len(before.Tools), len(after.Tools))
+	}
+}
