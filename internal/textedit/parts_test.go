@@ -36,6 +36,9 @@ func FuzzParts(f *testing.F) {
 		if joined := strings.Join(got.Parts, ""); joined != want.Text || got.Count != want.Count || !slices.Equal(got.Lines, want.Lines) {
 			t.Fatalf("ApplyParts gives %q (%d at %v), Apply %q (%d at %v)", joined, got.Count, got.Lines, want.Text, want.Count, want.Lines)
 		}
+		if r := applyRegions(t, text, got.Regions); r != want.Text {
+			t.Fatalf("regions %+v give %q, want %q", got.Regions, r, want.Text)
+		}
 		for _, ctx := range []int{0, 1, 3} {
 			if d, w := DiffParts("f", text, got.Parts, ctx), Diff("f", text, want.Text, ctx); d != w {
 				t.Fatalf("context %d: DiffParts\n%s\nDiff\n%s", ctx, d, w)
