@@ -336,7 +336,7 @@ func Encode(text string, enc Encoding) ([]byte, error) {
 	}
 	switch enc.Kind {
 	case UTF16LE, UTF16BE:
-		return encodeUTF16(s, enc)
+		return encodeUTF16(s, enc), nil
 	case Latin1:
 		return encodeLatin1(s)
 	}
@@ -346,12 +346,12 @@ func Encode(text string, enc Encoding) ([]byte, error) {
 // EncodeParts is Encode for the concatenation of parts (as ApplyParts gives
 // them) without building it: it returns the size of the encoded bytes, for
 // a limit to be checked before anything is written, and a function that
-// writes them. UTF-8, with or without a byte order mark and CR LF endings,
-// is written part by part (CR LF added a chunk at a time); the other
-// encodings and mixed line endings are encoded whole first. The errors are
-// Encode's.
+// writes them. UTF-8 and UTF-16, with or without a byte order mark and CR
+// LF endings, are written part by part (encoded a chunk at a time); Latin-1
+// and mixed line endings are encoded whole first. The errors are Encode's.
 func EncodeParts(parts []string, enc Encoding) (size int64, write func(io.Writer) error, err error) {
-	stream := enc.Kind == UTF8 && !enc.Mixed
+	utf16 := enc.Kind == UTF16LE || enc.Kind == UTF16BE
+	stream := (enc.Kind == UTF8 || utf16) && !enc.Mixed
 	for _, p := range parts {
 		stream = stream && utf8.ValidString(p)
 	}
@@ -365,40 +365,94 @@ func EncodeParts(parts []string, enc Encoding) (size int64, write func(io.Writer
 			return err
 		}, nil
 	}
-	if enc.BOM {
-		size = int64(len(bomUTF8))
-	}
-	for _, p := range parts {
-		size += int64(len(p))
-		if enc.CRLF {
-			size += int64(strings.Count(p, "\n"))
+	bom := bomUTF8
+	if utf16 {
+		bom = nil
+		if enc.BOM {
+			bom = encodeUTF16("", enc)
 		}
 	}
+	if enc.BOM {
+		size = int64(len(bom))
+	}
+	for _, p := range parts {
+		nl := int64(strings.Count(p, "\n"))
+		switch {
+		case utf16:
+			// Two bytes a UTF-16 unit: one unit a character, two for
+			// those of four UTF-8 bytes (beyond U+FFFF).
+			size += 2 * int64(utf8.RuneCountInString(p)+countAtLeast(p, 0xF0))
+			if enc.CRLF {
+				size += 2 * nl
+			}
+		default:
+			size += int64(len(p))
+			if enc.CRLF {
+				size += nl
+			}
+		}
+	}
+	chars := enc
+	chars.BOM = false
 	return size, func(w io.Writer) error {
 		if enc.BOM {
-			if _, err := w.Write(bomUTF8); err != nil {
+			if _, err := w.Write(bom); err != nil {
 				return err
 			}
 		}
 		var buf []byte
 		for _, p := range parts {
-			if !enc.CRLF {
+			if !enc.CRLF && !utf16 {
 				if _, err := io.WriteString(w, p); err != nil {
 					return err
 				}
 				continue
 			}
 			for p != "" {
-				chunk := p[:min(len(p), 64<<10)]
-				buf = appendLineEndings(buf[:0], chunk, enc)
-				if _, err := w.Write(buf); err != nil {
+				chunk := p[:runeCut(p, 64<<10)]
+				if enc.CRLF {
+					buf = appendLineEndings(buf[:0], chunk, enc)
+				}
+				b := buf
+				if utf16 {
+					if enc.CRLF {
+						chunk = string(buf)
+					}
+					b = encodeUTF16(chunk, chars)
+				}
+				if _, err := w.Write(b); err != nil {
 					return err
 				}
-				p = p[len(chunk):]
+				p = p[runeCut(p, 64<<10):]
 			}
 		}
 		return nil
 	}, nil
+}
+
+// countAtLeast counts the bytes of s at or above c.
+func countAtLeast(s string, c byte) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= c {
+			n++
+		}
+	}
+	return n
+}
+
+// runeCut returns where to cut s into a chunk of about n bytes: n, moved
+// back to the start of a character, or len(s).
+func runeCut(s string, n int) int {
+	if len(s) <= n {
+		return len(s)
+	}
+	for i := n; i > n-utf8.UTFMax && i > 0; i-- {
+		if utf8.RuneStart(s[i]) {
+			return i
+		}
+	}
+	return n
 }
 
 // appendLineEndings appends text to dst with each LF turned into the line
@@ -494,7 +548,7 @@ func appendWithEnds(dst []byte, s string, crlf []bool) []byte {
 	}
 }
 
-func encodeUTF16(s string, enc Encoding) ([]byte, error) {
+func encodeUTF16(s string, enc Encoding) []byte {
 	out := make([]byte, 0, 2+2*len(s))
 	put := func(u uint16) {
 		if enc.Kind == UTF16BE {
@@ -514,7 +568,7 @@ func encodeUTF16(s string, enc Encoding) ([]byte, error) {
 			put(uint16(r))
 		}
 	}
-	return out, nil
+	return out
 }
 
 // encodeError builds the EncodeError for the character at byte offset i of s.

@@ -95,3 +95,34 @@ func TestDecodeOwned(t *testing.T) {
 		t.Errorf("DecodeOwned copied a UTF-8 text with LF endings: %q", text)
 	}
 }
+
+// TestEncodePartsLarge: parts larger than the chunks EncodeParts encodes
+// at a time, with characters of every UTF-8 length across the cuts, give
+// Encode's bytes in every encoding and line ending it streams.
+func TestEncodePartsLarge(t *testing.T) {
+	line := "a é € 𝄞 line\n"
+	text := strings.Repeat(line, 20000) // about 360 KB
+	cut := len(line) * 5000
+	parts := []string{text[:cut], "new 𝄞\n", text[cut+len(line):]}
+	joined := strings.Join(parts, "")
+	for _, enc := range []Encoding{
+		{Kind: UTF8}, {Kind: UTF8, BOM: true, CRLF: true},
+		{Kind: UTF16LE, BOM: true}, {Kind: UTF16LE, CRLF: true}, {Kind: UTF16BE, BOM: true, CRLF: true},
+	} {
+		want, err := Encode(joined, enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size, write, err := EncodeParts(parts, enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := write(&buf); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(buf.Bytes(), want) || size != int64(len(want)) {
+			t.Errorf("%v: EncodeParts wrote %d bytes (size %d), Encode %d, equal %v", enc, buf.Len(), size, len(want), bytes.Equal(buf.Bytes(), want))
+		}
+	}
+}
