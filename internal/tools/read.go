@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	_ "embed"
 	"encoding/json"
 	"errors"
@@ -197,6 +198,8 @@ func runRead(ctx context.Context, env *tool.Env, in ReadInput) (*ReadOutput, err
 		st.Ledger.Record(p.Abs, fi, data, false)
 		return out, nil
 	}
+	// Hashed before decoding, which may decode a UTF-16 file in place.
+	hash := sha256.Sum256(data)
 	var text string
 	var enc textedit.Encoding
 	switch {
@@ -213,7 +216,7 @@ func runRead(ctx context.Context, env *tool.Env, in ReadInput) (*ReadOutput, err
 		}
 		// Not a notebook after all: show the JSON so that it can be fixed.
 		if text, enc, err = decodeText(p, fi, data, out); err != nil {
-			st.Ledger.Record(p.Abs, fi, data, false)
+			st.Ledger.RecordHash(p.Abs, fi, hash)
 			return nil, err
 		}
 		out.Note = "(this .ipynb file is not a valid Jupyter notebook, so it is shown as text)"
@@ -221,11 +224,11 @@ func runRead(ctx context.Context, env *tool.Env, in ReadInput) (*ReadOutput, err
 		if text, enc, err = decodeText(p, fi, data, out); err != nil {
 			// The session has seen the binary file as it is, so it may
 			// overwrite it whole.
-			st.Ledger.Record(p.Abs, fi, data, false)
+			st.Ledger.RecordHash(p.Abs, fi, hash)
 			return nil, err
 		}
 	}
-	st.Ledger.Record(p.Abs, fi, data, false)
+	st.Ledger.RecordHash(p.Abs, fi, hash)
 	releaseRaw(len(data), enc)
 	if err := window(out, textLines(text), in, st.Limits, st.Behavior); err != nil {
 		return nil, err
@@ -268,7 +271,9 @@ func windowFromEnd(out *ReadOutput, lines textLines, in ReadInput, lim Limits) e
 }
 
 // decodeText decodes a text file into LF text, noting its encoding in out.
-// The text may share data's memory, which must not change afterwards.
+// The text may share data's memory, which must not change afterwards; a
+// UTF-16 file may be decoded in place (textedit.DecodeOwned), so data is
+// not the file's bytes afterwards unless decoding failed.
 func decodeText(p sandbox.Path, fi os.FileInfo, data []byte, out *ReadOutput) (string, textedit.Encoding, error) {
 	text, enc, err := textedit.DecodeOwned(data)
 	if errors.Is(err, textedit.ErrBinary) {
