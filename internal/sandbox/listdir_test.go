@@ -207,3 +207,31 @@ func FuzzListDirSub(f *testing.F) {
 		}
 	})
 }
+
+// TestListDirInfoStaysInRoot: the directory listed is swapped for a link
+// out of the root before an entry's Info is read; the Info is refused,
+// not read from the file outside.
+func TestListDirInfoStaysInRoot(t *testing.T) {
+	base, root, s := listFixture(t)
+	d := openList(t, s, root, "d")
+	list, err := d.ReadDir()
+	must(t, err)
+	var z os.DirEntry
+	for _, e := range list {
+		if e.Name() == "z" {
+			z = e
+		}
+	}
+	if z == nil {
+		t.Fatalf("listed %v without z", list)
+	}
+	must(t, os.WriteFile(filepath.Join(base, "outside", "z"), []byte("the outside file, longer"), 0o644))
+	must(t, os.Rename(filepath.Join(root, "d"), filepath.Join(root, "old")))
+	must(t, os.Symlink(filepath.Join(base, "outside"), filepath.Join(root, "d")))
+	if info, err := z.Info(); err == nil {
+		t.Fatalf("Info through the swapped link = %d bytes, want a refusal", info.Size())
+	}
+	if b, _ := os.ReadFile(filepath.Join(base, "outside", "z")); string(b) != "the outside file, longer" {
+		t.Errorf("the outside changed: %q", b)
+	}
+}

@@ -5,6 +5,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -59,9 +60,9 @@ func (d *ListDir) ReadDir() ([]os.DirEntry, error) {
 	if err != nil {
 		return nil, d.s.fail("readdir", d.p.Abs, err)
 	}
-	r := d.s.roots[d.p.Root].r
+	dir := &listedDir{r: d.s.roots[d.p.Root].r, rel: filepath.FromSlash(d.p.Rel)}
 	for i, e := range list {
-		list[i] = rootEntry{DirEntry: e, r: r, rel: filepath.Join(filepath.FromSlash(d.p.Rel), e.Name())}
+		list[i] = listEntry{DirEntry: e, dir: dir}
 	}
 	sortEntries(list)
 	return list, nil
@@ -140,3 +141,21 @@ func openat(dirfd int, name string, flag int) (int, error) {
 
 // Close closes the directory's handle.
 func (d *ListDir) Close() error { return d.f.Close() }
+
+// listedDir is the directory a listEntry was listed in: its root and its
+// path relative to that root.
+type listedDir struct {
+	r   *os.Root
+	rel string
+}
+
+// listEntry is rootEntry for ListDir, whose entries share their
+// directory's path rather than each joining its own (Info is rare).
+type listEntry struct {
+	fs.DirEntry
+	dir *listedDir
+}
+
+func (e listEntry) Info() (fs.FileInfo, error) {
+	return e.dir.r.Lstat(filepath.Join(e.dir.rel, e.Name()))
+}
