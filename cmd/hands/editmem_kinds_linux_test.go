@@ -23,21 +23,8 @@ import (
 // memory must stay under twice the file's size and the file must be the
 // original with exactly those lines changed.
 func TestEditKindsOf100MBPeakMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("writes a 100 MiB file")
-	}
 	const size = 100 << 20
-	root := workspace(t)
-	var st syscall.Statfs_t
-	if err := syscall.Statfs(root, &st); err != nil || st.Bavail*uint64(st.Bsize) < 4*size {
-		t.Skipf("%s lacks the 400 MiB of free space this test needs", root)
-	}
-	var text bytes.Buffer
-	text.Grow(size + 100)
-	for i := 0; text.Len() < size; i++ {
-		fmt.Fprintf(&text, "line %08d: the quick brown fox jumps over the lazy dog, some filler text here\n", i)
-	}
-	orig := text.Bytes()
+	root, orig := bigText(t, size)
 	quick := func(n string) string { return "line " + n + ": the quick" }
 	upper := func(s string) string { return strings.Replace(s, "quick", "QUICK", 1) }
 	utf16le := func(s []byte) []byte {
@@ -79,7 +66,7 @@ func TestEditKindsOf100MBPeakMemory(t *testing.T) {
 			}
 			want := c.want(bytes.Clone(c.content))
 			calls := `{"name":"view","input":{"path":"big.txt","limit":1}}` + "\n" + c.edit + "\n"
-			peak := runForPeak(t, root, calls)
+			_, peak := runForPeak(t, root, "native", calls)
 			got, err := os.ReadFile(path)
 			if err != nil || !bytes.Equal(got, want) {
 				t.Fatalf("the file after the edit is not the original with those lines changed (%d bytes, want %d, %v)", len(got), len(want), err)
@@ -92,11 +79,35 @@ func TestEditKindsOf100MBPeakMemory(t *testing.T) {
 	}
 }
 
-// runForPeak runs the calls through `hands run` in root, checks each
-// succeeded and returns the process's peak resident memory in bytes.
-func runForPeak(t *testing.T, root, calls string) int64 {
+// bigText returns a workspace and the text of a file of about size bytes
+// of numbered lines, skipping the test in -short mode or without room for
+// four such files.
+func bigText(t *testing.T, size int) (string, []byte) {
 	t.Helper()
-	cmd := exec.Command(binary, "run", "--profile", "native", "--root", root, "--max-file-size", "256M")
+	if testing.Short() {
+		t.Skip("writes a 100 MiB file")
+	}
+	root := workspace(t)
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(root, &st); err != nil || st.Bavail*uint64(st.Bsize) < 4*uint64(size) {
+		t.Skipf("%s lacks the %d MiB of free space this test needs", root, 4*size>>20)
+	}
+	var text bytes.Buffer
+	text.Grow(size + 100)
+	for i := 0; text.Len() < size; i++ {
+		fmt.Fprintf(&text, "line %08d: the quick brown fox jumps over the lazy dog, some filler text here\n", i)
+	}
+	return root, text.Bytes()
+}
+
+// runForPeak runs the calls, one a line, through `hands run --profile
+// profile` in root, checks each succeeded, and returns the results and
+// the process's peak resident memory in bytes, read while it still lives
+// (the rusage of a child started by a large test process counts the
+// parent's memory it was forked from).
+func runForPeak(t *testing.T, root, profile, calls string) (string, int64) {
+	t.Helper()
+	cmd := exec.Command(binary, "run", "--profile", profile, "--root", root, "--max-file-size", "256M")
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -115,12 +126,14 @@ func runForPeak(t *testing.T, root, calls string) int64 {
 	if _, err := io.WriteString(stdin, calls); err != nil {
 		t.Fatal(err)
 	}
+	var stdout strings.Builder
 	rd := bufio.NewReader(out)
 	for range strings.Count(calls, "\n") {
 		l, err := rd.ReadString('\n')
 		if err != nil {
 			t.Fatalf("hands run: %v\n%s", err, stderr.String())
 		}
+		stdout.WriteString(l)
 		var r struct {
 			IsError bool `json:"is_error"`
 		}
@@ -128,5 +141,5 @@ func runForPeak(t *testing.T, root, calls string) int64 {
 			t.Fatalf("call failed: %.2000s", l)
 		}
 	}
-	return int64(peakRSS(t, cmd.Process.Pid)) << 10
+	return stdout.String(), int64(peakRSS(t, cmd.Process.Pid)) << 10
 }

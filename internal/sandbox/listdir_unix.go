@@ -35,21 +35,12 @@ func (s *Set) OpenListDir(p Path) (*ListDir, error) {
 		return nil, err
 	}
 	defer f.Close()
-	// A file opened through an os.Root lstats each entry as it lists; a
-	// duplicate of its descriptor, as a file of no root, does not.
-	rc, err := f.SyscallConn()
+	d, err := plainDup(f)
 	if err != nil {
 		return nil, s.fail("readdir", abs, err)
 	}
-	fd, derr := -1, error(nil)
-	if err := rc.Control(func(raw uintptr) { fd, derr = unix.FcntlInt(raw, unix.F_DUPFD_CLOEXEC, 0) }); err != nil {
-		return nil, s.fail("readdir", abs, err)
-	}
-	if derr != nil {
-		return nil, s.fail("readdir", abs, derr)
-	}
 	p.Abs = abs
-	return &ListDir{s: s, f: os.NewFile(uintptr(fd), abs), fd: fd, p: p}, nil
+	return &ListDir{s: s, f: d, fd: int(d.Fd()), p: p}, nil
 }
 
 // ReadDir lists the directory (once: a second call lists nothing more),
