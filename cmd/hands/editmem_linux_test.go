@@ -1,16 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -20,21 +15,8 @@ import (
 // file's size, for the native and the claude profiles. Before the edit
 // streamed the file, it peaked at 4.4 times.
 func TestEditOf100MBPeakMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("writes a 100 MiB file")
-	}
 	const size = 100 << 20
-	root := workspace(t)
-	var st syscall.Statfs_t
-	if err := syscall.Statfs(root, &st); err != nil || st.Bavail*uint64(st.Bsize) < 4*size {
-		t.Skipf("%s lacks the 400 MiB of free space this test needs", root)
-	}
-	var text bytes.Buffer
-	text.Grow(size + 100)
-	for i := 0; text.Len() < size; i++ {
-		fmt.Fprintf(&text, "line %08d: the quick brown fox jumps over the lazy dog, some filler text here\n", i)
-	}
-	orig := text.Bytes()
+	root, orig := bigText(t, size)
 	path := filepath.Join(root, "big.txt")
 	const old, new = "line 00700000: the quick brown fox", "line 00700000: the QUICK brown fox"
 	want := bytes.Replace(orig, []byte(old), []byte(new), 1)
@@ -48,46 +30,9 @@ func TestEditOf100MBPeakMemory(t *testing.T) {
 			if err := os.WriteFile(path, orig, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			cmd := exec.Command(binary, "run", "--profile", c.profile, "--root", root, "--max-file-size", "256M")
-			stdin, err := cmd.StdinPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			defer cmd.Wait()
-			defer stdin.Close()
-			if _, err := io.WriteString(stdin, c.calls+"\n"); err != nil {
-				t.Fatal(err)
-			}
-			// Both results, then the peak while the process still lives
-			// (the rusage of a child started by a large test process
-			// counts the parent's memory it was forked from).
-			var stdout strings.Builder
-			rd := bufio.NewReader(out)
-			for range 2 {
-				l, err := rd.ReadString('\n')
-				if err != nil {
-					t.Fatalf("hands run: %v\n%s", err, stderr.String())
-				}
-				stdout.WriteString(l)
-				var r struct {
-					IsError bool `json:"is_error"`
-				}
-				if err := json.Unmarshal([]byte(l), &r); err != nil || r.IsError {
-					t.Fatalf("call failed: %s", l)
-				}
-			}
-			peak := int64(peakRSS(t, cmd.Process.Pid)) << 10
-			if !strings.Contains(stdout.String(), "QUICK brown fox jumps") {
-				t.Errorf("the result does not show the edited line:\n%.2000s", stdout.String())
+			stdout, peak := runForPeak(t, root, c.profile, c.calls+"\n")
+			if !strings.Contains(stdout, "QUICK brown fox jumps") {
+				t.Errorf("the result does not show the edited line:\n%.2000s", stdout)
 			}
 			got, err := os.ReadFile(path)
 			if err != nil || !bytes.Equal(got, want) {

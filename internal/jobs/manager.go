@@ -263,9 +263,9 @@ const maxCwdLine = 4096
 // trailing comments and quotes mean what they mean at a prompt; on one
 // line, so the shell's messages give the command's own line numbers. The
 // shell writes its final directory to descriptor cwdFD, when that is
-// still a pipe (a command may have reused it), from an EXIT trap (which
-// runs on `exit`, on `set -e` failures and at the end) and again after
-// eval returns (in case the command replaced the trap).
+// still a pipe (a command may have reused it): after eval returns, and
+// from an EXIT trap (which runs on `exit` and on `set -e` failures) unless
+// that report was made; the command may have replaced the trap.
 func wrapperScript(shell string) string {
 	builtin := "command"
 	if shell == "bash" || shell == "zsh" {
@@ -277,10 +277,11 @@ func wrapperScript(shell string) string {
 	return strings.Join([]string{
 		`__hands_cmd=$1`,
 		`set --`,
-		`trap '` + report + `' EXIT`,
+		`trap '[ -n "${__hands_done-}" ] || { ` + report + `; }' EXIT`,
 		`eval "$__hands_cmd"`,
 		`__hands_st=$?`,
 		report,
+		`__hands_done=1`,
 		`exit $__hands_st`,
 	}, "; ")
 }

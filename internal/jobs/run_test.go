@@ -271,6 +271,8 @@ func TestCwdCarriesOver(t *testing.T) {
 		{"set -e", "set -e; cd d8; false; cd ..", "d8", 1},
 		{"cd fails", "cd no-such-dir", "", 1},
 		{"own EXIT trap", "trap 'echo bye' EXIT; cd d9", "d9", 0},
+		{"set -u", "set -u; cd d3", "d3", 0},
+		{"set -u and exit", "set -u; cd d4; exit 2", "d4", 2},
 		{"symlink resolved", "ln -s d0 link && cd link", "d0", 0},
 		{"positional parameters are clear", `cd d1; [ $# -eq 0 ] || exit 9`, "d1", 0},
 	} {

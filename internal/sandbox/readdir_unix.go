@@ -15,6 +15,22 @@ import (
 // of f's descriptor as a file of no root, which lists lazily. Only names
 // come from that descriptor; an entry's Info is read through r.
 func readDirTypes(f *os.File, r *os.Root, rel string) ([]os.DirEntry, error) {
+	d, err := plainDup(f)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	list, err := d.ReadDir(-1)
+	for i, e := range list {
+		list[i] = rootEntry{DirEntry: e, r: r, rel: filepath.Join(rel, e.Name())}
+	}
+	return list, err
+}
+
+// plainDup returns a duplicate of f's descriptor as a file of no root,
+// which lists lazily (a file opened through an os.Root lstats each entry
+// as it lists).
+func plainDup(f *os.File) (*os.File, error) {
 	rc, err := f.SyscallConn()
 	if err != nil {
 		return nil, err
@@ -26,13 +42,7 @@ func readDirTypes(f *os.File, r *os.Root, rel string) ([]os.DirEntry, error) {
 	if derr != nil {
 		return nil, derr
 	}
-	d := os.NewFile(uintptr(fd), f.Name())
-	defer d.Close()
-	list, err := d.ReadDir(-1)
-	for i, e := range list {
-		list[i] = rootEntry{DirEntry: e, r: r, rel: filepath.Join(rel, e.Name())}
-	}
-	return list, err
+	return os.NewFile(uintptr(fd), f.Name()), nil
 }
 
 // rootEntry is a directory entry whose Info is read within its root, not

@@ -27,7 +27,7 @@ func Glob(ctx context.Context, opts GlobOptions) (*GlobResult, error) {
 	if pattern == "" {
 		pattern = "**"
 	}
-	g, err := glob.CompileOptions(pattern, glob.Options{FoldCase: opts.FoldCase})
+	g, err := glob.Cached(pattern, glob.Options{FoldCase: opts.FoldCase})
 	if err != nil {
 		return nil, err
 	}

@@ -36,7 +36,24 @@ func diffRope(path string, a string, b rope, context int) string {
 	if b.len() == len(a) && b.prefixWith(a) == len(a) {
 		return ""
 	}
-	context = max(context, 0)
+	var sb strings.Builder
+	writeHeader(&sb, path)
+	writeHunks(&sb, a, b, max(context, 0), 0, 0)
+	return sb.String()
+}
+
+// writeHeader writes the --- and +++ lines of a diff of path.
+func writeHeader(sb *strings.Builder, path string) {
+	if !strings.HasPrefix(path, "/") {
+		path = "/" + path
+	}
+	sb.WriteString("--- a" + path + "\n+++ b" + path + "\n")
+}
+
+// writeHunks writes the hunks from a to b, which differ, numbering their
+// lines from lineA and lineB (the lines before a and b in the files they
+// are part of).
+func writeHunks(sb *strings.Builder, a string, b rope, context, lineA, lineB int) {
 	pre := lineStart(a, b.prefixWith(a))
 	aSuf, bSuf := b.suffixLines(a, pre)
 
@@ -55,26 +72,19 @@ func diffRope(path string, a string, b rope, context int) string {
 	al := splitLines(a[ctxStart:ctxEnd])
 	bl := splitLines(b.slice(ctxStart, bSuf+ctxEnd-aSuf))
 	first := strings.Count(a[:ctxStart], "\n")
-
-	var sb strings.Builder
-	if !strings.HasPrefix(path, "/") {
-		path = "/" + path
-	}
-	sb.WriteString("--- a" + path + "\n+++ b" + path + "\n")
 	for _, h := range hunks(lineOps(al, bl), context) {
-		fmt.Fprintf(&sb, "@@ -%s +%s @@\n", hunkRange(first+h.a0, h.a1-h.a0), hunkRange(first+h.b0, h.b1-h.b0))
+		fmt.Fprintf(sb, "@@ -%s +%s @@\n", hunkRange(lineA+first+h.a0, h.a1-h.a0), hunkRange(lineB+first+h.b0, h.b1-h.b0))
 		for _, o := range h.ops {
 			switch o.kind {
 			case opEqual:
-				writeLines(&sb, ' ', al[o.a:o.a+o.n])
+				writeLines(sb, ' ', al[o.a:o.a+o.n])
 			case opDelete:
-				writeLines(&sb, '-', al[o.a:o.a+o.n])
+				writeLines(sb, '-', al[o.a:o.a+o.n])
 			case opInsert:
-				writeLines(&sb, '+', bl[o.b:o.b+o.n])
+				writeLines(sb, '+', bl[o.b:o.b+o.n])
 			}
 		}
 	}
-	return sb.String()
 }
 
 func writeLines(sb *strings.Builder, mark byte, lines []string) {

@@ -43,6 +43,9 @@ type Result struct {
 	// the edits that needed one, as "edits[1]: trailing-whitespace", joined
 	// with "; ".
 	Normalization string
+	// Regions are the replaced regions of the original text (ApplyParts,
+	// ApplyAll), for DiffRegions.
+	Regions []Region
 }
 
 // Normalisation names, as Result.Normalization reports them.
@@ -199,7 +202,7 @@ func Apply(text string, e Edit) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	res.Text, res.Parts = strings.Join(res.Parts, ""), nil
+	res.Text, res.Parts, res.Regions = strings.Join(res.Parts, ""), nil, nil
 	return res, nil
 }
 
@@ -356,7 +359,11 @@ func replace(text string, v view, m matches, repl func(start, end int) string, n
 		}
 		return Result{}, ErrNoChange
 	}
-	return Result{Parts: parts, Count: len(regions), Lines: linesOf(text, starts, -1), Normalization: norm}, nil
+	out := make([]Region, len(regions))
+	for i, r := range regions {
+		out[i] = Region{Start: r.start, End: r.end, New: r.with}
+	}
+	return Result{Parts: parts, Count: len(regions), Lines: linesOf(text, starts, -1), Normalization: norm, Regions: out}, nil
 }
 
 // equalParts reports whether the concatenation of parts is s.
@@ -368,33 +375,4 @@ func equalParts(s string, parts []string) bool {
 		s = s[len(p):]
 	}
 	return s == ""
-}
-
-// ApplyAll applies edits in order, each to the text the previous ones
-// produced. It is all or nothing: on the first failing edit it returns an
-// *EditError naming that edit's index, and no Result. ApplyAll returns
-// ErrNoChange when the edits together give back the original text.
-func ApplyAll(text string, edits []Edit) (Result, error) {
-	if len(edits) == 0 {
-		return Result{}, ErrNoEdits
-	}
-	res := Result{Text: text}
-	var norms []string
-	for i, e := range edits {
-		r, err := Apply(res.Text, e)
-		if err != nil {
-			return Result{}, &EditError{Index: i, Err: err}
-		}
-		res.Text = r.Text
-		res.Count += r.Count
-		res.Lines = append(res.Lines, r.Lines...)
-		if r.Normalization != "" {
-			norms = append(norms, fmt.Sprintf("edits[%d]: %s", i, r.Normalization))
-		}
-	}
-	if res.Text == text {
-		return Result{}, ErrNoChange
-	}
-	res.Normalization = strings.Join(norms, "; ")
-	return res, nil
 }

@@ -155,13 +155,16 @@ func Decode(b []byte) (text string, enc Encoding, err error) {
 
 // DecodeOwned is Decode for a caller that gives b up: b must not be
 // changed afterwards, since the text may share its memory (a UTF-8 file
-// with LF endings, the usual case, is then not copied).
+// with LF endings, the usual case, is then not copied), and b's content is
+// lost when Decode succeeds: UTF-16 is decoded in place when its UTF-8
+// never runs ahead of what is left to decode (most text). When DecodeOwned
+// fails, b is as it was.
 func DecodeOwned(b []byte) (text string, enc Encoding, err error) {
 	return decode(b, true)
 }
 
 func decode(b []byte, owned bool) (string, Encoding, error) {
-	chars, enc, ok := decodeChars(b)
+	chars, enc, ok := decodeChars(b, owned)
 	if !ok || binaryText(chars) {
 		return "", Encoding{}, ErrBinary
 	}
@@ -175,7 +178,7 @@ func decode(b []byte, owned bool) (string, Encoding, error) {
 // decodeChars turns b into UTF-8 without touching line endings; UTF-8 input
 // is returned as a slice of b, not copied. It reports false for data that
 // cannot be text.
-func decodeChars(b []byte) ([]byte, Encoding, bool) {
+func decodeChars(b []byte, owned bool) ([]byte, Encoding, bool) {
 	switch {
 	case bytes.HasPrefix(b, bomUTF8) && utf8.Valid(b[len(bomUTF8):]):
 		if bytes.IndexByte(b, 0) >= 0 {
@@ -183,11 +186,11 @@ func decodeChars(b []byte) ([]byte, Encoding, bool) {
 		}
 		return b[len(bomUTF8):], Encoding{Kind: UTF8, BOM: true}, true
 	case bytes.HasPrefix(b, bomUTF16LE):
-		if s, ok := decodeUTF16(b[2:], false); ok {
+		if s, ok := decodeUTF16(b[2:], false, owned); ok {
 			return s, Encoding{Kind: UTF16LE, BOM: true}, true
 		}
 	case bytes.HasPrefix(b, bomUTF16BE):
-		if s, ok := decodeUTF16(b[2:], true); ok {
+		if s, ok := decodeUTF16(b[2:], true, owned); ok {
 			return s, Encoding{Kind: UTF16BE, BOM: true}, true
 		}
 	}
@@ -201,8 +204,11 @@ func decodeChars(b []byte) ([]byte, Encoding, bool) {
 }
 
 // decodeUTF16 decodes b as UTF-16. It reports false for an odd length, an
-// unpaired surrogate or a NUL character.
-func decodeUTF16(b []byte, bigEndian bool) ([]byte, bool) {
+// unpaired surrogate or a NUL character. With inPlace it writes the UTF-8
+// over b when that never overtakes the units still to be read, and leaves
+// b as it was when the text is binary (it then returns only the start,
+// which binaryText judges alike).
+func decodeUTF16(b []byte, bigEndian, inPlace bool) ([]byte, bool) {
 	if len(b)%2 != 0 {
 		return nil, false
 	}
@@ -212,24 +218,64 @@ func decodeUTF16(b []byte, bigEndian bool) ([]byte, bool) {
 		}
 		return uint16(b[i]) | uint16(b[i+1])<<8
 	}
-	out := make([]byte, 0, len(b)/2)
-	for i := 0; i < len(b); i += 2 {
-		u := unit(i)
-		r := rune(u)
-		switch {
-		case u == 0:
-			return nil, false
-		case utf16.IsSurrogate(r):
-			if u >= 0xDC00 || i+3 >= len(b) {
-				return nil, false
+	// each calls f with every character and the offset after its units,
+	// and reports false for what cannot be UTF-16 text.
+	each := func(f func(r rune, next int) bool) bool {
+		for i := 0; i < len(b); i += 2 {
+			u := unit(i)
+			r := rune(u)
+			switch {
+			case u == 0:
+				return false
+			case utf16.IsSurrogate(r):
+				if u >= 0xDC00 || i+3 >= len(b) {
+					return false
+				}
+				r = utf16.DecodeRune(r, rune(unit(i+2)))
+				if r == utf8.RuneError {
+					return false
+				}
+				i += 2
 			}
-			r = utf16.DecodeRune(r, rune(unit(i+2)))
-			if r == utf8.RuneError {
-				return nil, false
+			if !f(r, i+2) {
+				break
 			}
-			i += 2
 		}
+		return true
+	}
+	if inPlace {
+		n := 0
+		ok := each(func(r rune, next int) bool {
+			n += utf8.RuneLen(r)
+			inPlace = inPlace && n <= next
+			return true
+		})
+		if !ok {
+			return nil, false
+		}
+		if inPlace {
+			head := make([]byte, 0, sniffLen+utf8.UTFMax)
+			each(func(r rune, _ int) bool {
+				head = utf8.AppendRune(head, r)
+				return len(head) < sniffLen
+			})
+			if binaryText(head) {
+				return head, true
+			}
+			w := 0
+			each(func(r rune, _ int) bool {
+				w += utf8.EncodeRune(b[w:], r)
+				return true
+			})
+			return b[:w], true
+		}
+	}
+	out := make([]byte, 0, len(b)/2)
+	if !each(func(r rune, _ int) bool {
 		out = utf8.AppendRune(out, r)
+		return true
+	}) {
+		return nil, false
 	}
 	return out, true
 }
@@ -336,7 +382,7 @@ func Encode(text string, enc Encoding) ([]byte, error) {
 	}
 	switch enc.Kind {
 	case UTF16LE, UTF16BE:
-		return encodeUTF16(s, enc)
+		return encodeUTF16(s, enc), nil
 	case Latin1:
 		return encodeLatin1(s)
 	}
@@ -346,12 +392,12 @@ func Encode(text string, enc Encoding) ([]byte, error) {
 // EncodeParts is Encode for the concatenation of parts (as ApplyParts gives
 // them) without building it: it returns the size of the encoded bytes, for
 // a limit to be checked before anything is written, and a function that
-// writes them. UTF-8, with or without a byte order mark and CR LF endings,
-// is written part by part (CR LF added a chunk at a time); the other
-// encodings and mixed line endings are encoded whole first. The errors are
-// Encode's.
+// writes them. UTF-8 and UTF-16, with or without a byte order mark and CR
+// LF endings, are written part by part (encoded a chunk at a time); Latin-1
+// and mixed line endings are encoded whole first. The errors are Encode's.
 func EncodeParts(parts []string, enc Encoding) (size int64, write func(io.Writer) error, err error) {
-	stream := enc.Kind == UTF8 && !enc.Mixed
+	utf16 := enc.Kind == UTF16LE || enc.Kind == UTF16BE
+	stream := (enc.Kind == UTF8 || utf16) && !enc.Mixed
 	for _, p := range parts {
 		stream = stream && utf8.ValidString(p)
 	}
@@ -365,32 +411,55 @@ func EncodeParts(parts []string, enc Encoding) (size int64, write func(io.Writer
 			return err
 		}, nil
 	}
+	bom := bomUTF8
+	if utf16 {
+		bom = nil
+		if enc.BOM {
+			bom = encodeUTF16("", enc)
+		}
+	}
 	if enc.BOM {
-		size = int64(len(bomUTF8))
+		size = int64(len(bom))
 	}
 	for _, p := range parts {
-		size += int64(len(p))
-		if enc.CRLF {
-			size += int64(strings.Count(p, "\n"))
+		nl := int64(strings.Count(p, "\n"))
+		switch {
+		case utf16:
+			// Two bytes a UTF-16 unit: one unit a character, two for
+			// those of four UTF-8 bytes (beyond U+FFFF).
+			size += 2 * int64(utf8.RuneCountInString(p)+countAtLeast(p, 0xF0))
+			if enc.CRLF {
+				size += 2 * nl
+			}
+		default:
+			size += int64(len(p))
+			if enc.CRLF {
+				size += nl
+			}
 		}
 	}
 	return size, func(w io.Writer) error {
 		if enc.BOM {
-			if _, err := w.Write(bomUTF8); err != nil {
+			if _, err := w.Write(bom); err != nil {
 				return err
 			}
 		}
 		var buf []byte
 		for _, p := range parts {
-			if !enc.CRLF {
+			if !enc.CRLF && !utf16 {
 				if _, err := io.WriteString(w, p); err != nil {
 					return err
 				}
 				continue
 			}
 			for p != "" {
-				chunk := p[:min(len(p), 64<<10)]
-				buf = appendLineEndings(buf[:0], chunk, enc)
+				chunk := p[:runeCut(p, 64<<10)]
+				switch {
+				case utf16:
+					buf = appendUTF16(buf[:0], chunk, enc, enc.CRLF)
+				default:
+					buf = appendLineEndings(buf[:0], chunk, enc)
+				}
 				if _, err := w.Write(buf); err != nil {
 					return err
 				}
@@ -399,6 +468,31 @@ func EncodeParts(parts []string, enc Encoding) (size int64, write func(io.Writer
 		}
 		return nil
 	}, nil
+}
+
+// countAtLeast counts the bytes of s at or above c.
+func countAtLeast(s string, c byte) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= c {
+			n++
+		}
+	}
+	return n
+}
+
+// runeCut returns where to cut s into a chunk of about n bytes: n, moved
+// back to the start of a character, or len(s).
+func runeCut(s string, n int) int {
+	if len(s) <= n {
+		return len(s)
+	}
+	for i := n; i > n-utf8.UTFMax && i > 0; i-- {
+		if utf8.RuneStart(s[i]) {
+			return i
+		}
+	}
+	return n
 }
 
 // appendLineEndings appends text to dst with each LF turned into the line
@@ -494,27 +588,36 @@ func appendWithEnds(dst []byte, s string, crlf []bool) []byte {
 	}
 }
 
-func encodeUTF16(s string, enc Encoding) ([]byte, error) {
+func encodeUTF16(s string, enc Encoding) []byte {
 	out := make([]byte, 0, 2+2*len(s))
-	put := func(u uint16) {
-		if enc.Kind == UTF16BE {
-			out = append(out, byte(u>>8), byte(u))
-		} else {
-			out = append(out, byte(u), byte(u>>8))
-		}
-	}
 	if enc.BOM {
-		put(0xFEFF)
+		out = appendUnit(out, 0xFEFF, enc)
 	}
+	return appendUTF16(out, s, enc, false)
+}
+
+// appendUTF16 appends s to dst in UTF-16 (without a byte order mark),
+// with CR before each LF when crlf is set.
+func appendUTF16(dst []byte, s string, enc Encoding, crlf bool) []byte {
 	for _, r := range s {
 		if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
-			put(uint16(r1))
-			put(uint16(r2))
-		} else {
-			put(uint16(r))
+			dst = appendUnit(dst, uint16(r1), enc)
+			dst = appendUnit(dst, uint16(r2), enc)
+			continue
 		}
+		if r == '\n' && crlf {
+			dst = appendUnit(dst, '\r', enc)
+		}
+		dst = appendUnit(dst, uint16(r), enc)
 	}
-	return out, nil
+	return dst
+}
+
+func appendUnit(dst []byte, u uint16, enc Encoding) []byte {
+	if enc.Kind == UTF16BE {
+		return append(dst, byte(u>>8), byte(u))
+	}
+	return append(dst, byte(u), byte(u>>8))
 }
 
 // encodeError builds the EncodeError for the character at byte offset i of s.

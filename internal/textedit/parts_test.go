@@ -36,6 +36,9 @@ func FuzzParts(f *testing.F) {
 		if joined := strings.Join(got.Parts, ""); joined != want.Text || got.Count != want.Count || !slices.Equal(got.Lines, want.Lines) {
 			t.Fatalf("ApplyParts gives %q (%d at %v), Apply %q (%d at %v)", joined, got.Count, got.Lines, want.Text, want.Count, want.Lines)
 		}
+		if r := applyRegions(t, text, got.Regions); r != want.Text {
+			t.Fatalf("regions %+v give %q, want %q", got.Regions, r, want.Text)
+		}
 		for _, ctx := range []int{0, 1, 3} {
 			if d, w := DiffParts("f", text, got.Parts, ctx), Diff("f", text, want.Text, ctx); d != w {
 				t.Fatalf("context %d: DiffParts\n%s\nDiff\n%s", ctx, d, w)
@@ -90,5 +93,36 @@ func TestDecodeOwned(t *testing.T) {
 	b[0] = 'S'
 	if text != "Shared\n" {
 		t.Errorf("DecodeOwned copied a UTF-8 text with LF endings: %q", text)
+	}
+}
+
+// TestEncodePartsLarge: parts larger than the chunks EncodeParts encodes
+// at a time, with characters of every UTF-8 length across the cuts, give
+// Encode's bytes in every encoding and line ending it streams.
+func TestEncodePartsLarge(t *testing.T) {
+	line := "a é € 𝄞 line\n"
+	text := strings.Repeat(line, 20000) // about 360 KB
+	cut := len(line) * 5000
+	parts := []string{text[:cut], "new 𝄞\n", text[cut+len(line):]}
+	joined := strings.Join(parts, "")
+	for _, enc := range []Encoding{
+		{Kind: UTF8}, {Kind: UTF8, BOM: true, CRLF: true},
+		{Kind: UTF16LE, BOM: true}, {Kind: UTF16LE, CRLF: true}, {Kind: UTF16BE, BOM: true, CRLF: true},
+	} {
+		want, err := Encode(joined, enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size, write, err := EncodeParts(parts, enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := write(&buf); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(buf.Bytes(), want) || size != int64(len(want)) {
+			t.Errorf("%v: EncodeParts wrote %d bytes (size %d), Encode %d, equal %v", enc, buf.Len(), size, len(want), bytes.Equal(buf.Bytes(), want))
+		}
 	}
 }

@@ -169,7 +169,12 @@ func finishEdit(st *State, f *textFile, res textedit.Result, edits, newLines int
 	if parts == nil {
 		parts = []string{res.Text}
 	}
-	diff := textedit.DiffParts(f.p.Rel, f.text, parts, 3)
+	var diff string
+	if res.Regions != nil {
+		diff = textedit.DiffRegions(f.p.Rel, f.text, res.Regions, 3)
+	} else {
+		diff = textedit.DiffParts(f.p.Rel, f.text, parts, 3)
+	}
 	size, write, terr := f.encode(parts, st)
 	if terr != nil {
 		return nil, terr

@@ -81,7 +81,7 @@ func Glob(lim Limits) tool.Tool {
 			default:
 				return in, toolErr(tool.GlobInvalidType, "%s %q is not valid; use \"file\" or \"dir\" (also \"directory\"), or leave it out for files", param("type"), in.Type).With("type", in.Type)
 			}
-			if _, err := glob.Compile(in.Pattern); err != nil {
+			if _, err := glob.Cached(in.Pattern, glob.Options{}); err != nil {
 				return in, toolErr(tool.GlobInvalidPattern, "%s %q is not a valid glob: %v", param("pattern"), in.Pattern, globReason(err)).With("pattern", in.Pattern)
 			}
 			return in, nil

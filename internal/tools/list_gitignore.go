@@ -76,19 +76,53 @@ func repoAbove(root string) bool {
 // first one), with dir's .gitignore on top when it has one and dir is in a
 // repository.
 func (g *gitIgnores) child(st *State, dir string) *gitIgnores {
-	inRepo := g.inRepo || hasGitDir(st, dir)
-	if !inRepo {
+	if !g.inRepo && !hasGitDir(st, dir) {
 		return g
 	}
-	c := &gitIgnores{parent: g, dir: dir, inRepo: true}
+	return g.under(dir, readGitignore(st, dir))
+}
+
+// under returns the stack for dir, a directory in a repository just below
+// g's, with rules (nil for none) on top.
+func (g *gitIgnores) under(dir string, rules *ignore.Rules) *gitIgnores {
+	c := &gitIgnores{parent: g, dir: dir, inRepo: true, rules: rules}
 	if !g.inRepo {
 		// dir is a repository's top: the rules above it are not its own.
 		c.parent = nil
 	}
-	if rules := readGitignore(st, dir); rules != nil {
-		c.rules = rules
-	}
 	return c
+}
+
+// childIn is child for a directory opened for listing, whose entries say
+// whether it holds .git and .gitignore: nothing is looked up by path
+// unless one of them is a link (which the path lookup follows, as child's
+// does).
+func (g *gitIgnores) childIn(st *State, dir *sandbox.ListDir, entries []os.DirEntry) *gitIgnores {
+	abs := dir.Path().Abs
+	var gitE, ignoreE os.DirEntry
+	for _, e := range entries {
+		switch e.Name() {
+		case ".git":
+			gitE = e
+		case ".gitignore":
+			ignoreE = e
+		}
+	}
+	if !g.inRepo && (gitE == nil || gitE.Type()&os.ModeSymlink != 0 && !hasGitDir(st, abs)) {
+		return g
+	}
+	var rules *ignore.Rules
+	switch {
+	case ignoreE == nil:
+	case ignoreE.Type().IsRegular():
+		if f, err := dir.Open(".gitignore"); err == nil {
+			rules = parseGitignore(f)
+			f.Close()
+		}
+	default: // a link: followed by path, as child does
+		rules = readGitignore(st, abs)
+	}
+	return g.under(abs, rules)
 }
 
 // readGitignore returns the rules of dir's .gitignore, or nil.
@@ -102,6 +136,11 @@ func readGitignore(st *State, dir string) *ignore.Rules {
 		return nil
 	}
 	defer f.Close()
+	return parseGitignore(f)
+}
+
+// parseGitignore returns the rules of the .gitignore file f, or nil.
+func parseGitignore(f io.Reader) *ignore.Rules {
 	data, err := io.ReadAll(io.LimitReader(f, maxGitignoreSize))
 	if err != nil {
 		return nil

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"os"
 	"path"
 	"strings"
 
@@ -19,20 +20,20 @@ func listTree(ctx context.Context, st *State, p sandbox.Path, depth int) (string
 	var b strings.Builder
 	b.WriteString(p.Abs + "/\n")
 	n, more := 0, 0
-	var walk func(dir sandbox.Path, git *gitIgnores, prefix string, level int) error
-	walk = func(dir sandbox.Path, git *gitIgnores, prefix string, level int) error {
+	// Each directory is opened through its parent's handle and listed
+	// once; whether it is a repository, and its .gitignore, are read from
+	// that listing rather than looked up by path.
+	var walk func(dir *sandbox.ListDir, entries []os.DirEntry, git *gitIgnores, prefix string, level int) error
+	walk = func(dir *sandbox.ListDir, entries []os.DirEntry, git *gitIgnores, prefix string, level int) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		entries, err := st.FS.ReadDirTypes(dir)
-		if err != nil {
-			return fsErr(err, "list", dir.Abs)
-		}
+		base := dir.Path().Abs
 		for _, e := range entries {
 			if e.Name() == ".git" {
 				continue
 			}
-			abs := path.Join(dir.Abs, e.Name())
+			abs := path.Join(base, e.Name())
 			if st.FS.Denied(abs) || git.ignored(abs, e.IsDir()) {
 				continue
 			}
@@ -41,24 +42,33 @@ func listTree(ctx context.Context, st *State, p sandbox.Path, depth int) (string
 				continue
 			}
 			n++
-			name := e.Name()
+			b.WriteString(prefix)
+			b.WriteString("- ")
+			b.WriteString(e.Name())
 			if e.IsDir() {
-				name += "/"
+				b.WriteByte('/')
 			}
-			fmt.Fprintf(&b, "%s- %s\n", prefix, name)
+			b.WriteByte('\n')
 			if e.IsDir() && level < depth {
-				child, err := st.FS.Resolve(dir.Abs, e.Name())
-				if err != nil {
-					continue
-				}
-				if err := walk(child, git.child(st, child.Abs), prefix+"  ", level+1); err != nil {
+				if err := walkSub(st, dir, e.Name(), git, func(sub *sandbox.ListDir, entries []os.DirEntry, git *gitIgnores) error {
+					return walk(sub, entries, git, prefix+"  ", level+1)
+				}); err != nil {
 					return err
 				}
 			}
 		}
 		return nil
 	}
-	if err := walk(p, gitIgnoresFor(st, p), "  ", 1); err != nil {
+	top, err := st.FS.OpenListDir(p)
+	if err != nil {
+		return "", "", fsErr(err, "list", p.Abs)
+	}
+	defer top.Close()
+	entries, err := top.ReadDir()
+	if err != nil {
+		return "", "", fsErr(err, "list", p.Abs)
+	}
+	if err := walk(top, entries, gitIgnoresFor(st, p), "  ", 1); err != nil {
 		return "", "", err
 	}
 	note := ""
@@ -66,4 +76,21 @@ func listTree(ctx context.Context, st *State, p sandbox.Path, depth int) (string
 		note = fmt.Sprintf("(listing cut at %d entries; %d more not shown; read a subdirectory to see them)", maxListEntries, more)
 	}
 	return strings.TrimSuffix(b.String(), "\n"), note, nil
+}
+
+// walkSub opens the subdirectory name of dir, lists it and calls f with
+// its entries and the .gitignore rules that apply in it. A subdirectory
+// that cannot be opened (it went away, or was swapped for a link) is
+// skipped, as a listing shows what it finds.
+func walkSub(st *State, dir *sandbox.ListDir, name string, git *gitIgnores, f func(*sandbox.ListDir, []os.DirEntry, *gitIgnores) error) error {
+	sub, err := dir.Sub(name)
+	if err != nil {
+		return nil
+	}
+	defer sub.Close()
+	entries, err := sub.ReadDir()
+	if err != nil {
+		return fsErr(err, "list", sub.Path().Abs)
+	}
+	return f(sub, entries, git.childIn(st, sub, entries))
 }

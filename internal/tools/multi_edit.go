@@ -70,7 +70,7 @@ func runMultiEdit(_ context.Context, env *tool.Env, in MultiEditInput) (*EditOut
 	for i, e := range in.Edits {
 		edits[i] = e.edit()
 	}
-	res, err := textedit.ApplyAll(f.text, edits)
+	res, err := textedit.ApplyAllParts(f.text, edits)
 	if err != nil {
 		var ee *textedit.EditError
 		if errors.As(err, &ee) {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	_ "embed"
 	"encoding/json"
 	"errors"
@@ -197,7 +198,10 @@ func runRead(ctx context.Context, env *tool.Env, in ReadInput) (*ReadOutput, err
 		st.Ledger.Record(p.Abs, fi, data, false)
 		return out, nil
 	}
+	// Hashed before decoding, which may decode a UTF-16 file in place.
+	hash := sha256.Sum256(data)
 	var text string
+	var enc textedit.Encoding
 	switch {
 	case bytes.HasPrefix(data, []byte("%PDF-")):
 		text, err = pdfText(data)
@@ -211,20 +215,21 @@ func runRead(ctx context.Context, env *tool.Env, in ReadInput) (*ReadOutput, err
 			break
 		}
 		// Not a notebook after all: show the JSON so that it can be fixed.
-		if text, err = decodeText(p, fi, data, out); err != nil {
-			st.Ledger.Record(p.Abs, fi, data, false)
+		if text, enc, err = decodeText(p, fi, data, out); err != nil {
+			st.Ledger.RecordHash(p.Abs, fi, hash)
 			return nil, err
 		}
 		out.Note = "(this .ipynb file is not a valid Jupyter notebook, so it is shown as text)"
 	default:
-		if text, err = decodeText(p, fi, data, out); err != nil {
+		if text, enc, err = decodeText(p, fi, data, out); err != nil {
 			// The session has seen the binary file as it is, so it may
 			// overwrite it whole.
-			st.Ledger.Record(p.Abs, fi, data, false)
+			st.Ledger.RecordHash(p.Abs, fi, hash)
 			return nil, err
 		}
 	}
-	st.Ledger.Record(p.Abs, fi, data, false)
+	st.Ledger.RecordHash(p.Abs, fi, hash)
+	releaseRaw(len(data), enc)
 	if err := window(out, textLines(text), in, st.Limits, st.Behavior); err != nil {
 		return nil, err
 	}
@@ -266,16 +271,18 @@ func windowFromEnd(out *ReadOutput, lines textLines, in ReadInput, lim Limits) e
 }
 
 // decodeText decodes a text file into LF text, noting its encoding in out.
-// The text may share data's memory, which must not change afterwards.
-func decodeText(p sandbox.Path, fi os.FileInfo, data []byte, out *ReadOutput) (string, error) {
+// The text may share data's memory, which must not change afterwards; a
+// UTF-16 file may be decoded in place (textedit.DecodeOwned), so data is
+// not the file's bytes afterwards unless decoding failed.
+func decodeText(p sandbox.Path, fi os.FileInfo, data []byte, out *ReadOutput) (string, textedit.Encoding, error) {
 	text, enc, err := textedit.DecodeOwned(data)
 	if errors.Is(err, textedit.ErrBinary) {
-		return "", toolErr(tool.BinaryFile, "%s is a binary file (%d bytes, %s) and cannot be shown as text", p.Abs, fi.Size(), http.DetectContentType(data)).With("path", p.Abs)
+		return "", enc, toolErr(tool.BinaryFile, "%s is a binary file (%d bytes, %s) and cannot be shown as text", p.Abs, fi.Size(), http.DetectContentType(data)).With("path", p.Abs)
 	} else if err != nil {
-		return "", toolErr(tool.IOError, "could not decode %s: %v", p.Abs, err)
+		return "", enc, toolErr(tool.IOError, "could not decode %s: %v", p.Abs, err)
 	}
 	out.Kind, out.Encoding = "text", encodingName(enc)
-	return text, nil
+	return text, enc, nil
 }
 
 // window selects the requested lines of a whole text into out.

@@ -246,6 +246,7 @@ func loadText(st *State, p sandbox.Path) (*textFile, *tool.Error) {
 	if err != nil {
 		return nil, toolErr(tool.BinaryFile, "%s is a binary file (%d bytes) and cannot be edited as text", p.Abs, len(data)).With("path", p.Abs)
 	}
+	releaseRaw(len(data), enc)
 	return &textFile{p: p, fi: fi, text: text, enc: enc}, nil
 }
 
