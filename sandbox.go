@@ -65,7 +65,6 @@ func (r *Runtime) isolator(tempDir string) *isolate.Isolator {
 		Mask:     r.masks(),
 		Landlock: landlock,
 		Network:  net,
-		Grace:    jobs.DefaultGrace,
 	}
 	if r.hasRelativeDeny() {
 		cfg.MaskMatches = r.deniedInRoots

@@ -252,7 +252,6 @@ func (m *Manager) supervise(j *job, timeout time.Duration) {
 	p := j.p
 	var expired <-chan time.Time
 	if timeout > 0 {
-		p.awaitWrapper(timeout, p.killReq, nil)
 		t := time.NewTimer(timeout)
 		defer t.Stop()
 		expired = t.C

@@ -85,18 +85,8 @@ type Config struct {
 	// instead of safe text's \xNN (see Truncate). (Node makes one U+FFFD
 	// of a multi-byte sequence cut short; this makes one of each byte.)
 	RawText bool
-	// Isolate, if set, rewrites each command before it starts (its Path,
-	// Args, Env and SysProcAttr, which already holds the process group and
-	// parent-death settings) so that it runs in a sandbox of its own, such
-	// as the namespaces of package isolate. It runs on the same locked
-	// thread, before Confine. An error stops the command from starting.
-	// The Isolated it returns, if not nil, says when the wrapper passes
-	// signals on and gives the status of the shell it ran, which the
-	// command's result then reports.
-	Isolate func(cmd *exec.Cmd) (Isolated, error)
 	// Spawner, if set, starts the commands instead (in a sandbox that
-	// lives as long as the Manager); Confine and Isolate are then not
-	// used. Commands with Options.Unconfined start as usual. Close closes
+	// lives as long as the Manager); Confine is then not used. Commands with Options.Unconfined start as usual. Close closes
 	// it.
 	Spawner Spawner
 	// MergeStreams sends stdout and stderr down one pipe: Merged is then
@@ -478,19 +468,10 @@ type Options struct {
 }
 
 func (m *Manager) confine(o Options) func(*exec.Cmd) error {
-	if o.Unconfined || m.cfg.Confine == nil && m.cfg.Isolate == nil && m.cfg.Spawner == nil {
+	if o.Unconfined || m.cfg.Confine == nil && m.cfg.Spawner == nil {
 		return nil
 	}
-	return func(cmd *exec.Cmd) error {
-		if m.cfg.Isolate != nil {
-			iso, err := m.cfg.Isolate(cmd)
-			if err != nil {
-				return err
-			}
-			if iso != nil {
-				isolated.Store(cmd, iso)
-			}
-		}
+	return func(*exec.Cmd) error {
 		if m.cfg.Confine != nil {
 			return m.cfg.Confine()
 		}
@@ -542,7 +523,6 @@ func (m *Manager) RunWith(ctx context.Context, command string, timeout time.Dura
 		o.Tail.s.Store(s)
 	}
 	out := &Output{PGID: p.pgid, CwdReset: note}
-	p.awaitWrapper(timeout, ctx.Done(), p.killReq)
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	why := p.wait(timer.C, ctx.Done())
@@ -561,10 +541,6 @@ func (m *Manager) RunWith(ctx context.Context, command string, timeout time.Dura
 	out.TimedOut, out.Canceled = why == endedTimeout, why == endedCancel
 	out.Duration = time.Since(start)
 	out.ExitCode, out.Signal = p.exitStatus()
-	if p.innerPGID > 0 {
-		// The process group the command itself saw, in its namespace.
-		out.PGID = p.innerPGID
-	}
 	out.Merged, out.Stdout, out.Stderr = s.texts(m.cfg.OutputLimit)
 	if m.cfg.TrimSpill {
 		s.trimSpill()

@@ -32,15 +32,6 @@ type proc struct {
 	mu     sync.Mutex
 	reaped bool // after this, the group id may belong to someone else
 
-	// inner is the status of the shell a wrapper ran (see
-	// IsolatedStatus), when innerOK; set when the wrapper is reaped.
-	inner   syscall.WaitStatus
-	innerOK bool
-	// innerPGID is the process group the shell saw inside its wrapper
-	// (its PID namespace), when the wrapper said; the group's number out
-	// here stays pgid, which signals go to.
-	innerPGID int
-
 	// sp is the shell when a Spawner started it (cmd then only describes
 	// it): signals, the wait and the clearing up go through sp, and pgid
 	// is the group as the command sees it.
@@ -227,13 +218,11 @@ func (p *proc) run(confine func(*exec.Cmd) error, started chan<- error) {
 	runtime.LockOSThread()
 	if confine != nil {
 		if err := confine(p.cmd); err != nil {
-			takeIsolated(p.cmd)
 			started <- fmt.Errorf("confining the command: %w", err)
 			return
 		}
 	}
 	if err := p.cmd.Start(); err != nil {
-		takeIsolated(p.cmd) // releases what the wrapper's rewriting opened
 		started <- err
 		if confine == nil {
 			runtime.UnlockOSThread()
@@ -273,7 +262,6 @@ func (p *proc) spawnWith(spawner Spawner, cwd *os.File) error {
 // terminate ends a shell that is still running: SIGTERM to the group, then
 // SIGKILL once grace has passed or the shell has gone.
 func (p *proc) terminate(grace time.Duration) {
-	p.awaitWrapper(grace, nil, nil)
 	p.signal(syscall.SIGTERM)
 	t := time.NewTimer(grace)
 	defer t.Stop()
@@ -321,7 +309,6 @@ func (p *proc) finish(grace time.Duration, gentle bool) {
 	} else {
 		p.reap()
 	}
-	p.inner, p.innerOK, p.innerPGID = takeIsolated(p.cmd)
 	for _, f := range p.pipes {
 		f.Close()
 	}
@@ -331,28 +318,23 @@ func (p *proc) finish(grace time.Duration, gentle bool) {
 // signal's name; the code is then 128 plus the signal number, as a shell
 // reports it.
 func (p *proc) exitStatus() (code int, signal string) {
+	var ws syscall.WaitStatus
+	var ok bool
 	if p.sp != nil {
-		ws, ok := p.sp.Status()
-		if !ok {
+		if ws, ok = p.sp.Status(); !ok {
 			// The sandbox died under the shell: the kernel killed
 			// everything in it.
 			return 128 + int(syscall.SIGKILL), signalNames[syscall.SIGKILL]
 		}
-		p.inner, p.innerOK = ws, true
-	}
-	ps := p.cmd.ProcessState
-	if ps == nil && !p.innerOK {
+	} else if ps := p.cmd.ProcessState; ps == nil {
 		return -1, ""
-	}
-	var ws syscall.WaitStatus
-	var ok bool
-	if ps != nil {
+	} else {
 		ws, ok = ps.Sys().(syscall.WaitStatus)
+		if !ok {
+			return ps.ExitCode(), ""
+		}
 	}
-	if p.innerOK {
-		ws, ok = p.inner, true
-	}
-	if ok && ws.Signaled() {
+	if ws.Signaled() {
 		s := ws.Signal()
 		name := signalNames[s]
 		if name == "" {
@@ -360,10 +342,7 @@ func (p *proc) exitStatus() (code int, signal string) {
 		}
 		return 128 + int(s), name
 	}
-	if p.innerOK {
-		return ws.ExitStatus(), ""
-	}
-	return ps.ExitCode(), ""
+	return ws.ExitStatus(), ""
 }
 
 // lastLine keeps the last complete line of at most maxCwdLine bytes read

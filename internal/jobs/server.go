@@ -17,8 +17,8 @@ const serverStderrKeep = 8 << 10
 // in a process group of its own with the parent-death signal, the
 // Manager's watchdog knows the group, and Kill, the Manager's Close or the
 // server's own death ends the whole group: nothing it started outlives it.
-// Unlike a command it gets neither the wrapper nor Config.Confine or
-// Config.Isolate: it is the user's configured program, not the model's.
+// Unlike a command it gets neither the wrapper nor Config.Confine nor
+// Config.Spawner: it is the user's configured program, not the model's.
 type Server struct {
 	p      *proc
 	stdin  *os.File

@@ -4,11 +4,10 @@
 // A session's commands go through a [Spawner] (jobs.Config.Spawner): at
 // the first command it starts the program again as the spawner (package
 // nsinit), PID 1 of new user, mount, PID and IPC (and network)
-// namespaces, set up as the one-shot helper below sets up its own, once
-// for the session. Each command then costs the spawner a fork (a vfork)
-// and an exec, from a thread it confined as the helper confines its
-// command (Landlock, no_new_privs, no capability to regain on exec). The
-// spawner
+// namespaces, set up once for the session as described below. Each
+// command then costs the spawner a fork (a vfork) and an exec, from a
+// thread it confined (Landlock, no_new_privs, no capability to regain on
+// exec). The spawner
 //
 //   - starts each command in a UTS namespace of its own, leading a process
 //     group of its own; the namespace tags every process the command
@@ -25,16 +24,11 @@
 //     the server (parent-death signal), and everything in its namespaces
 //     with it; if it dies anyway, the next command starts a new one.
 //
-// The one-shot helper, [Isolator.Wrap], runs one command in namespaces of
-// its own:
-//
-// [Isolator.Wrap] rewrites a command (for jobs.Config.Isolate) so that the
-// program re-runs itself as a helper (package nsinit, whose init function
-// recognises the re-run and acts before the rest of the program is
-// initialised, so every program linking this package can serve). The
-// helper starts in new user, mount, PID and IPC
-// namespaces (and a network namespace for the "off" and "allow" network
-// modes), with the server's uid and gid mapped to themselves, and:
+// The spawner (package nsinit, whose init function recognises the re-run
+// and acts before the rest of the program is initialised, so every
+// program linking this package can serve) starts in new user, mount, PID
+// and IPC namespaces (and a network namespace for the "off" and "allow"
+// network modes), with the server's uid and gid mapped to themselves, and:
 //
 //   - makes every mount private, takes copies of the writable trees (the
 //     roots, the session's temporary directory, extra writable trees), makes
@@ -53,31 +47,18 @@
 //   - brings up loopback in a new network namespace and, in the "allow" mode,
 //     forwards 127.0.0.1:3128 to the server's [Proxy] socket;
 //   - applies Landlock (with signal and abstract-socket scoping where the ABI
-//     has them) on the thread that starts the command, which also forbids any
-//     later change of the mounts; sets no_new_privs; empties the capability
-//     bounding, inheritable and ambient sets, so the command has no
+//     has them) on the thread that starts the commands, which also forbids
+//     any change of the mounts from them; sets no_new_privs; empties the
+//     capability bounding, inheritable and ambient sets, so a command has no
 //     capability even when the server runs as root;
-//   - catches the signals it passes on before anything else (PID 1 of a
-//     namespace gets no signal it has no handler for) and says so on the
-//     status pipe, so the server's SIGTERM waits until it cannot be lost;
-//   - starts the command as its child, leading a process group of its own
-//     (its $$ is its group, as outside), passes on the signals it gets to
-//     every process of the namespace, and when the command exits, gives
-//     the rest SIGTERM and the grace, then exits; as PID 1 its exit makes
-//     the kernel kill everything left, setsid processes included. Its own
-//     parent-death signal (set by package jobs) does the same when the
-//     server dies.
-//
-// As PID 1 of its namespace the helper cannot die of the signal that
-// ended the command, so its exit status (the command's, or 128 plus the
-// signal's number) cannot tell "killed by SIGTERM" from "exit 143": the
-// command's own wait status goes to the server on the status pipe
-// ([Status]), and package jobs reports that one.
+//   - covers, before each command starts, what the masks cover then and
+//     is not covered yet (a denied file that appeared, a socket bound
+//     since): one mask step per command (masks.go).
 //
 // Mounts use the new mount API (open_tree, move_mount, fsopen, fsmount,
 // mount_setattr: Linux 5.12 and later). [Isolator.Probe] starts a spawner
 // once and reports whether its whole set-up works here; where it does not (no
-// unprivileged user namespaces, an AppArmor restriction, no helper), the
+// unprivileged user namespaces, an AppArmor restriction, no executable), the
 // caller falls back to Landlock alone and says so.
 //
 // What the package does not do: limit resources (no cgroups), filter system

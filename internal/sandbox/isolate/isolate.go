@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/hands-dev/hands/internal/sandbox/confine"
 	"github.com/hands-dev/hands/internal/sandbox/nsinit"
@@ -63,7 +62,7 @@ func checkDomain(d string) error {
 
 // Config describes the sandbox of a session's commands.
 type Config struct {
-	// Helper is the executable re-run as the helper; empty means this
+	// Helper is the executable re-run as the spawner; empty means this
 	// one: every program that links this package can serve (package
 	// nsinit).
 	Helper string
@@ -87,9 +86,6 @@ type Config struct {
 	// socket of the proxy (see Proxy) the helper forwards to.
 	Network     Network
 	ProxySocket string
-	// Grace is how long what a command leaves behind has after SIGTERM
-	// when the shell exits, before the namespace is torn down.
-	Grace time.Duration
 }
 
 // An Isolator starts commands in namespaces. It is safe for concurrent use.
@@ -122,7 +118,7 @@ const proxyPort = 3128
 // spec builds the helper's spec for one command.
 func (i *Isolator) spec() nsinit.Spec {
 	c := i.cfg
-	s := nsinit.Spec{GraceMS: c.Grace.Milliseconds()}
+	s := nsinit.Spec{}
 	if c.Landlock != nil {
 		if rs, ok := confine.New(*c.Landlock).Ruleset(); ok {
 			s.Landlock = &rs

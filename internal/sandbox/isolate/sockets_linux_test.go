@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 // listenUnix binds a socket at p, making its directory first.
@@ -182,7 +181,7 @@ try:
 except OSError as e:
     print(sys.argv[1], e)' "$s"; done`, base, root, py)
 	for mode, reached := range map[string]bool{"off": false, "on": true} {
-		iso := New(Config{Roots: []string{root}, TempDir: tmp, Network: Network{Mode: mode}, Grace: time.Second})
+		iso := New(Config{Roots: []string{root}, TempDir: tmp, Network: Network{Mode: mode}})
 		available(t, iso)
 		out, code := runIn(t, iso, root, script)
 		if code != 0 || !strings.Contains(out, "reached-inside") {
@@ -211,7 +210,7 @@ func TestSpawnerMasksSocketsThatAppear(t *testing.T) {
 	root, tmp := base+"/root", base+"/tmp"
 	os.MkdirAll(root, 0o755)
 	os.Mkdir(tmp, 0o755)
-	iso := New(Config{Roots: []string{root}, TempDir: tmp, Network: Network{Mode: "off"}, Grace: time.Second})
+	iso := New(Config{Roots: []string{root}, TempDir: tmp, Network: Network{Mode: "off"}})
 	m, _ := session(t, iso, root, tmp)
 	run(t, m, "true")
 	sock := base + "/later/daemon.sock"

@@ -165,13 +165,11 @@ func (i *Isolator) startSpawner() (*spawnerProc, error) {
 		return nil, fmt.Errorf("making the spawner's socket: %w", err)
 	}
 	remote := os.NewFile(uintptr(pair[1]), "spawner")
-	cmd := exec.Command(i.helper)
-	cmd.Env = []string{}
+	cmd := &exec.Cmd{}
 	if err := i.apply(cmd, i.spec()); err != nil {
 		syscall.Close(pair[0])
 		return nil, err
 	}
-	cmd.Args = []string{nsinit.SpawnerArg0}
 	cmd.Dir = "/"
 	cmd.ExtraFiles = []*os.File{remote} // nsinit.SpawnerFD
 	cmd.SysProcAttr.Setsid = true

@@ -38,8 +38,8 @@ func session(t *testing.T, iso *Isolator, root, tmp string) (*jobs.Manager, *Spa
 func configs(t *testing.T) map[string]Config {
 	root, tmp := t.TempDir(), t.TempDir()
 	return map[string]Config{
-		"landlock":    {Roots: []string{root}, TempDir: tmp, Landlock: &confine.Policy{Roots: []string{root}, TempDir: tmp, Scoped: true}, Grace: time.Second},
-		"no-landlock": {Roots: []string{root}, TempDir: tmp, Grace: time.Second},
+		"landlock":    {Roots: []string{root}, TempDir: tmp, Landlock: &confine.Policy{Roots: []string{root}, TempDir: tmp, Scoped: true}},
+		"no-landlock": {Roots: []string{root}, TempDir: tmp},
 	}
 }
 
@@ -224,7 +224,7 @@ func TestSpawnerDiesWithTheServer(t *testing.T) {
 	mark := "8123.1301"
 	if v := os.Getenv(serverEnv); v != "" {
 		root, tmp, _ := strings.Cut(v, "|")
-		m, sp := session(t, New(Config{Roots: []string{root}, TempDir: tmp, Grace: time.Second}), root, tmp)
+		m, sp := session(t, New(Config{Roots: []string{root}, TempDir: tmp}), root, tmp)
 		if _, err := m.Start("setsid -f sleep "+mark+"; sleep "+mark, 0); err != nil {
 			t.Fatal(err)
 		}
@@ -278,7 +278,7 @@ func TestSpawnerDiesWithTheServer(t *testing.T) {
 func TestSpawnerMasksWhatAppears(t *testing.T) {
 	root, tmp := t.TempDir(), t.TempDir()
 	secret := filepath.Join(root, ".env")
-	iso := New(Config{Roots: []string{root}, TempDir: tmp, MaskMatches: func() []string { return []string{secret} }, Grace: time.Second})
+	iso := New(Config{Roots: []string{root}, TempDir: tmp, MaskMatches: func() []string { return []string{secret} }})
 	m, _ := session(t, iso, root, tmp)
 	run(t, m, "true")
 	read := "cat .env; echo; grep -c ' " + secret + " ' /proc/self/mountinfo"

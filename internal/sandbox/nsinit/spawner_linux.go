@@ -18,14 +18,22 @@ import (
 
 // init runs the spawner when the process was started as one (see
 // SpawnerArg0), before the packages that sort after this one are
-// initialised, and exits when the server closes its socket.
+// initialised, and exits when the server closes its socket. Run anywhere
+// but as PID 1 of new namespaces (by hand, as root), its mounts would
+// change the host's view: it exits then, saying so.
 func init() {
-	if len(os.Args) < 1 {
+	if len(os.Args) < 1 || os.Args[0] != SpawnerArg0 {
 		return
 	}
-	if raw, ok := startedAs(SpawnerArg0, "the spawner"); ok {
-		os.Exit(spawnerMain(raw))
+	raw, ok := os.LookupEnv(SpecEnv)
+	if !ok {
+		return
 	}
+	if os.Getpid() != 1 {
+		fmt.Fprintln(os.Stderr, "hands sandbox: the spawner runs only as PID 1 of its own namespaces; nothing ran")
+		os.Exit(SetupFailed)
+	}
+	os.Exit(spawnerMain(raw))
 }
 
 // ignoredSignals are the signals the spawner catches and drops: PID 1 of
@@ -90,9 +98,9 @@ type spawnRes struct {
 }
 
 // spawnerMain is the spawner: PID 1 of the session's user, mount, PID and
-// IPC (and network) namespaces, with the same view as the one-shot
-// helper's (Spec.mount), which starts each command it is asked for from a
-// thread confined as the helper confines its command.
+// IPC (and network) namespaces, with the view Spec.setUp builds, which
+// starts each command it is asked for from a thread confined by
+// confineThread.
 func spawnerMain(raw string) int {
 	sp := &spawner{sock: SpawnerFD, cmds: map[uint64]*spawnedCmd{}, byPID: map[int]*spawnedCmd{},
 		kick: make(chan struct{}, 1), spawns: make(chan spawnReq), mfd: -1, maskDevs: map[uint64]bool{}}
@@ -296,9 +304,8 @@ func (sp *spawner) maskMore(paths []string) error {
 	return nil
 }
 
-// spawnThread confines its locked OS thread as the one-shot helper
-// confines its command (Landlock, no_new_privs, no capability to regain
-// on exec) but keeps its effective capabilities, which a new UTS
+// spawnThread confines its locked OS thread (Landlock, no_new_privs, no
+// capability to regain on exec; confineThread) but keeps its effective capabilities, which a new UTS
 // namespace needs, then starts each command asked for: in a UTS namespace
 // of its own (the tag of its processes), in a process group of its own.
 // The commands inherit the thread's restrictions; the thread is never

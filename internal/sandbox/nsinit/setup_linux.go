@@ -3,117 +3,16 @@
 package nsinit
 
 import (
-	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
-	"runtime"
 	"slices"
-	"strings"
 	"syscall"
-	"time"
 	"unsafe"
 )
 
-// init runs the helper when the process was started as one, before the
-// packages that sort after this one are initialised (see the package
-// documentation), and exits with the command's status.
-func init() {
-	if len(os.Args) < 2 {
-		return
-	}
-	if raw, ok := startedAs(HelperArg0, "the helper"); ok {
-		os.Exit(helperMain(raw, os.Args[1], os.Args[2:]))
-	}
-}
-
-// startedAs returns the spec when the process was started as arg0 (the
-// helper or the spawner) with one. Run anywhere but as PID 1 of new
-// namespaces (by hand, as root), its mounts would change the host's view:
-// it exits then, saying so as what.
-func startedAs(arg0, what string) (string, bool) {
-	if os.Args[0] != arg0 {
-		return "", false
-	}
-	raw, ok := os.LookupEnv(SpecEnv)
-	if !ok {
-		return "", false
-	}
-	if os.Getpid() != 1 {
-		fmt.Fprintf(os.Stderr, "hands sandbox: %s runs only as PID 1 of its own namespaces; nothing ran\n", what)
-		os.Exit(SetupFailed)
-	}
-	return raw, true
-}
-
-// helperMain is the helper: it runs as PID 1 of the command's namespaces,
-// sets up the mounts, the network and Landlock, starts path with args as
-// its child, and returns its exit status when it ends (128 plus the
-// signal's number when a signal ended it), after ending everything else
-// in the namespace.
-func helperMain(raw, path string, args []string) int {
-	runtime.LockOSThread() // the sandbox is set up on, and the command forked from, this thread
-	fail := func(err error) int {
-		fmt.Fprintf(os.Stderr, "hands sandbox: %v; the command did not run\n", err)
-		return SetupFailed
-	}
-	var s Spec
-	if err := json.Unmarshal([]byte(raw), &s); err != nil {
-		return fail(fmt.Errorf("reading the sandbox spec: %w", err))
-	}
-	// The signals are caught before anything else: PID 1 of a namespace
-	// does not get the signals it has no handler for. The server waits
-	// for the ready byte, written once the sandbox is set up, before it
-	// sends one (and before it starts the command's timeout); those that
-	// come before the command starts are passed on to it once it has.
-	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, forwarded...)
-	if s.StatusFD > 0 {
-		syscall.CloseOnExec(s.StatusFD) // the helper's, not the command's
-	}
-	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, SpecEnv+"=") })
-	dir, err := os.Getwd()
-	if err != nil {
-		dir = "/"
-	}
-	if err := s.setUp(); err != nil {
-		return fail(err)
-	}
-	if s.Landlock != nil {
-		if err := Restrict(*s.Landlock); err != nil {
-			return fail(fmt.Errorf("applying Landlock: %w", err))
-		}
-	}
-	if err := dropPrivileges(); err != nil {
-		return fail(err)
-	}
-	if s.Probe {
-		fmt.Println(ProbeOK)
-		return 0
-	}
-	if s.StatusFD > 0 {
-		writeAll(s.StatusFD, []byte{StatusReady})
-	}
-	// The command leads a process group of its own, as it would outside:
-	// its $$ is its process group, and what it puts in the background
-	// shares that group.
-	pid, err := syscall.ForkExec(path, args, &syscall.ProcAttr{Dir: dir, Env: env, Files: inheritedFiles(),
-		Sys: &syscall.SysProcAttr{Setpgid: true}})
-	if err != nil {
-		return fail(fmt.Errorf("starting %s: %w", path, err))
-	}
-	if s.StatusFD > 0 {
-		var b [StatusSize]byte
-		binary.LittleEndian.PutUint32(b[:], uint32(pid))
-		writeAll(s.StatusFD, b[:])
-	}
-	return reap(pid, sigs, s.StatusFD, time.Duration(s.GraceMS)*time.Millisecond)
-}
-
-// setUp builds the view (mount) and the network of the namespaces: the
-// one-shot helper's and the spawner's.
+// setUp builds the spawner's view (mount) and the network of its
+// namespaces.
 func (s *Spec) setUp() error {
 	if err := s.mount(); err != nil {
 		return err
@@ -130,10 +29,6 @@ func (s *Spec) setUp() error {
 	}
 	return nil
 }
-
-// forwarded are the signals the helper passes on to every process of its
-// namespace.
-var forwarded = []os.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGUSR1, syscall.SIGUSR2}
 
 // mount builds the command's view: everything read-only but the writable
 // trees, the masks over the denied paths, a /proc of the command's own
@@ -390,27 +285,6 @@ const (
 	linuxCapVersion3     = 0x20080522
 )
 
-// dropPrivileges leaves the command no capability, even when the server
-// runs as root: the bounding set is emptied, so an exec cannot regain any,
-// and no new privileges can be gained through set-user-ID files.
-func dropPrivileges() error {
-	if _, _, e := syscall.RawSyscall6(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0, 0, 0, 0); e != 0 {
-		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", e)
-	}
-	if err := dropBounding(); err != nil {
-		return err
-	}
-	hdr := struct {
-		version uint32
-		pid     int32
-	}{version: linuxCapVersion3}
-	var data [2]struct{ effective, permitted, inheritable uint32 }
-	if _, _, e := syscall.RawSyscall(syscall.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0); e != 0 {
-		return fmt.Errorf("dropping capabilities: %w", e)
-	}
-	return nil
-}
-
 // dropBounding empties the calling thread's capability bounding and
 // ambient sets: a program it execs gets no capability, even as uid 0.
 func dropBounding() error {
@@ -424,83 +298,4 @@ func dropBounding() error {
 	}
 	syscall.RawSyscall6(syscall.SYS_PRCTL, prCapAmbient, prCapAmbientClearAll, 0, 0, 0, 0)
 	return nil
-}
-
-// inheritedFiles lists the descriptors the command inherits: those the
-// helper inherited without close-on-exec (stdin, stdout, stderr, the
-// shell's directory pipe), each at its own number.
-func inheritedFiles() []uintptr {
-	const maxFD = 64
-	files := []uintptr{0, 1, 2}
-	last := 2
-	for fd := 3; fd < maxFD; fd++ {
-		flags, _, e := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_GETFD, 0)
-		if e != 0 || flags&syscall.FD_CLOEXEC != 0 {
-			files = append(files, ^uintptr(0))
-			continue
-		}
-		files = append(files, uintptr(fd))
-		last = fd
-	}
-	return files[:last+1]
-}
-
-// reap waits for the command, passing on the signals the helper gets (on
-// sigs) to every process of the namespace. When the command has ended, its
-// wait status goes to statusFD (if not 0), the rest get SIGTERM and grace
-// to end; then the helper returns, and as it is PID 1, the kernel kills
-// whatever is left when it exits.
-func reap(cmd int, sigs chan os.Signal, statusFD int, grace time.Duration) int {
-	go func() {
-		for sg := range sigs {
-			syscall.Kill(-1, sg.(syscall.Signal))
-		}
-	}()
-	status := SetupFailed
-wait:
-	for {
-		var ws syscall.WaitStatus
-		pid, err := syscall.Wait4(-1, &ws, 0, nil)
-		if errors.Is(err, syscall.EINTR) {
-			continue
-		}
-		if err != nil {
-			return status
-		}
-		if pid != cmd {
-			continue
-		}
-		switch {
-		case ws.Exited():
-			status = ws.ExitStatus()
-		case ws.Signaled():
-			status = 128 + int(ws.Signal())
-		}
-		if statusFD > 0 {
-			var b [StatusSize]byte
-			binary.LittleEndian.PutUint32(b[:], uint32(ws))
-			writeAll(statusFD, b[:])
-		}
-		break wait
-	}
-	signal.Stop(sigs)
-	if syscall.Kill(-1, syscall.SIGTERM) != nil {
-		return status // nobody else
-	}
-	done := make(chan struct{})
-	go func() {
-		for {
-			var ws syscall.WaitStatus
-			if _, err := syscall.Wait4(-1, &ws, 0, nil); err != nil && !errors.Is(err, syscall.EINTR) {
-				close(done)
-				return
-			}
-		}
-	}()
-	t := time.NewTimer(grace)
-	select {
-	case <-done:
-	case <-t.C:
-	}
-	return status
 }
