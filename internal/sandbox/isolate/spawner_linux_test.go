@@ -319,3 +319,33 @@ func TestSpawnerFailsClearly(t *testing.T) {
 		t.Error("the command ran")
 	}
 }
+
+// A job killed right after it starts dies of the SIGTERM, whatever it is
+// doing then (starting, running a builtin loop, waiting for a child),
+// and never waits out the grace to be SIGKILLed: no process the command
+// starts while the signal is on its way escapes it. This is also the
+// early SIGTERM: sent before the shell has run anything.
+func TestSpawnerKillAtOnce(t *testing.T) {
+	c := configs(t)["landlock"]
+	m, _ := session(t, New(c), c.Roots[0], c.TempDir)
+	for i := range 40 {
+		cmd := []string{"sleep 8123.1401", "while :; do :; done", "sleep 8123.1401; echo", "sh -c 'sleep 8123.1401'"}[i%4]
+		id, err := m.Start(cmd, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Kill(id); err != nil {
+			t.Fatal(err)
+		}
+		j, err := m.Output(context.Background(), id, true, 60*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j.Status != jobs.Killed || j.Signal != "SIGTERM" {
+			t.Errorf("try %d, %q killed at once: %s %q, want killed by SIGTERM", i, cmd, j.Status, j.Signal)
+		}
+	}
+	if left := testproc.PIDsOf("8123.1401"); len(left) > 0 {
+		t.Errorf("processes outlived their jobs: %v", left)
+	}
+}

@@ -84,6 +84,9 @@ type spawnedCmd struct {
 	pid      int
 	tag      int // a descriptor of the namespace: it keeps its inode number unique
 	dev, ino uint64
+
+	mu       sync.Mutex
+	released bool // tag is closed
 }
 
 type spawnReq struct {
@@ -185,7 +188,7 @@ func (sp *spawner) serve() {
 			c := sp.cmds[m.ID]
 			sp.mu.Unlock()
 			if c != nil {
-				c.kill(syscall.Signal(m.Signal))
+				sp.kill(c, syscall.Signal(m.Signal))
 			}
 		case OpRelease:
 			closeAll(fds)
@@ -389,11 +392,13 @@ func (sp *spawner) start(m *Msg, files []uintptr) (*spawnedCmd, error) {
 }
 
 // reap reaps every child of PID 1 (the shells, and every orphan of the
-// namespace), and tells the server when a shell has exited.
+// namespace), and tells the server when a shell has exited. It learns of
+// a child that ended without reaping it, then reaps it holding mu: while
+// a shell is in byPID it is alive or a zombie, so its PID, which is its
+// process group's number, is not reused and kill can signal the group.
 func (sp *spawner) reap() {
 	for {
-		var ws syscall.WaitStatus
-		pid, err := syscall.Wait4(-1, &ws, 0, nil)
+		pid, err := waitExited()
 		if errors.Is(err, syscall.EINTR) {
 			continue
 		}
@@ -404,7 +409,13 @@ func (sp *spawner) reap() {
 		if err != nil {
 			return
 		}
+		var ws syscall.WaitStatus
 		sp.mu.Lock()
+		for {
+			if _, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil); !errors.Is(err, syscall.EINTR) {
+				break
+			}
+		}
 		c := sp.byPID[pid]
 		delete(sp.byPID, pid)
 		sp.mu.Unlock()
@@ -414,9 +425,81 @@ func (sp *spawner) reap() {
 	}
 }
 
+const (
+	pAll    = 0
+	wExited = 4
+	wNowait = 0x01000000
+)
+
+// waitExited waits until a child has ended and returns its PID, leaving it
+// a zombie (waitid with WNOWAIT).
+func waitExited() (int, error) {
+	var info [128]byte // siginfo_t: si_pid is at offset 16 on 64-bit Linux
+	if _, _, e := syscall.Syscall6(syscall.SYS_WAITID, pAll, 0, uintptr(unsafe.Pointer(&info[0])), wExited|wNowait, 0, 0); e != 0 {
+		return 0, e
+	}
+	return int(*(*int32)(unsafe.Pointer(&info[16]))), nil
+}
+
+// killTries bounds the passes of kill over /proc: each pass signals what
+// the last one had not seen (a process started while it ran).
+const killTries = 64
+
+// lateSweeps are when, after a signal other than SIGKILL, kill looks again
+// for processes of the command that have not had it. A process can start
+// after the signal was sent and still come from one that had it: a shell
+// that catches SIGTERM (bash does, with an EXIT trap) acts on it only
+// once the child it is forking or waiting for has ended, and its child,
+// between its fork and its exec, runs the shell's handler, which swallows
+// the signal, and then starts the program that made the command wait out
+// the grace. Only processes not sent the signal yet get it: a second
+// SIGTERM means "now" to many programs.
+var lateSweeps = []time.Duration{2 * time.Millisecond, 5 * time.Millisecond, 10 * time.Millisecond,
+	25 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond, 250 * time.Millisecond, 500 * time.Millisecond}
+
 // kill sends sig to every process tagged with c's namespace and returns
-// how many it found.
-func (c *spawnedCmd) kill(sig syscall.Signal) int {
+// how many it found. While the shell has not been reaped, its process
+// group gets sig first, in one kill(2): a process the shell or its
+// children fork meanwhile gets it too (the kernel makes a fork and a
+// signal to the group it joins atomic), which no scan of /proc can do,
+// and the scan would not see the shell itself in the moment between its
+// fork and its exec (it is not dumpable then, as the spawner is not).
+// Then /proc is scanned for what left the group (setsid), again until a
+// pass finds nothing new, and for a signal other than SIGKILL, again a
+// few times later (lateSweeps).
+func (sp *spawner) kill(c *spawnedCmd, sig syscall.Signal) int {
+	sp.mu.Lock()
+	if sp.byPID[c.pid] == c {
+		syscall.Kill(-c.pid, sig)
+	}
+	sp.mu.Unlock()
+	seen := map[int]bool{}
+	for range killTries {
+		if c.killScan(sig, seen) == 0 {
+			break
+		}
+	}
+	n := len(seen)
+	if sig != syscall.SIGKILL {
+		go func() {
+			for _, d := range lateSweeps {
+				time.Sleep(d)
+				c.mu.Lock()
+				if c.released { // its tag may name another command's namespace now
+					c.mu.Unlock()
+					return
+				}
+				c.killScan(sig, seen)
+				c.mu.Unlock()
+			}
+		}()
+	}
+	return n
+}
+
+// killScan sends sig to each process tagged with c's namespace that is
+// not in seen, adds it there and returns how many it found.
+func (c *spawnedCmd) killScan(sig syscall.Signal, seen map[int]bool) int {
 	d, err := os.Open("/proc")
 	if err != nil {
 		return 0
@@ -426,7 +509,7 @@ func (c *spawnedCmd) kill(sig syscall.Signal) int {
 	n := 0
 	for _, name := range names {
 		pid, err := strconv.Atoi(name)
-		if err != nil || pid <= 1 {
+		if err != nil || pid <= 1 || seen[pid] {
 			continue
 		}
 		var st syscall.Stat_t
@@ -434,6 +517,7 @@ func (c *spawnedCmd) kill(sig syscall.Signal) int {
 			continue // gone, a zombie, or another command's
 		}
 		syscall.Kill(pid, sig)
+		seen[pid] = true
 		n++
 	}
 	return n
@@ -447,10 +531,14 @@ func (sp *spawner) release(id uint64) {
 	sp.mu.Unlock()
 	if c != nil {
 		deadline := time.Now().Add(releaseBound)
-		for c.kill(syscall.SIGKILL) > 0 && time.Now().Before(deadline) {
+		for sp.kill(c, syscall.SIGKILL) > 0 && time.Now().Before(deadline) {
 			time.Sleep(time.Millisecond) // SIGKILLed processes need a moment to exit
 		}
+		c.mu.Lock()
+		c.released = true
 		syscall.Close(c.tag)
+		c.mu.Unlock()
 	}
 	sp.send(&Msg{Op: OpReleased, ID: id})
 }
+
