@@ -541,4 +541,3 @@ func (sp *spawner) release(id uint64) {
 	}
 	sp.send(&Msg{Op: OpReleased, ID: id})
 }
-
