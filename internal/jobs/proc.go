@@ -1,10 +1,12 @@
 package jobs
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -69,6 +71,9 @@ func (m *Manager) spawn(command, dir string, reportCwd bool, s *sink, confine fu
 	}
 	p, err := startProc(cmd, s, m.cfg.MergeStreams, &m.watch, confine, spawner, reportCwd)
 	if err != nil {
+		if errors.Is(err, syscall.E2BIG) || strings.Contains(err.Error(), syscall.E2BIG.Error()) {
+			return nil, fmt.Errorf("starting %s: %w: %s", m.shell, err, tooLong(cmd.Args, cmd.Env))
+		}
 		return nil, fmt.Errorf("starting %s: %w", m.shell, err)
 	}
 	return p, nil

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/hands-dev/hands/internal/jobs"
 	"github.com/hands-dev/hands/internal/sandbox/nsinit"
 )
@@ -305,7 +307,16 @@ func (p *spawnerProc) send(m *nsinit.Msg, fds []int) error {
 		return err
 	}
 	if len(b) > nsinit.MaxMsg {
-		return fmt.Errorf("the command and its environment take %d bytes, over the sandbox's bound of %d", len(b), nsinit.MaxMsg)
+		// Too large for one datagram: the message goes in a memfd.
+		body, err := memfdOf(b)
+		if err != nil {
+			return err
+		}
+		defer syscall.Close(body)
+		if b, err = json.Marshal(&nsinit.Msg{Op: m.Op, ID: m.ID, InFD: true}); err != nil {
+			return err
+		}
+		fds = append([]int{body}, fds...)
 	}
 	var oob []byte
 	if len(fds) > 0 {
@@ -328,6 +339,29 @@ func (p *spawnerProc) send(m *nsinit.Msg, fds []int) error {
 		return fmt.Errorf("talking to the sandbox's spawner: %w", err)
 	}
 	return nil
+}
+
+// memfdOf returns a memfd that holds b.
+func memfdOf(b []byte) (int, error) {
+	if len(b) > nsinit.MaxBody {
+		return -1, fmt.Errorf("the request takes %d bytes, over the sandbox's bound of %d", len(b), nsinit.MaxBody)
+	}
+	fd, err := unix.MemfdCreate("hands-spawn", unix.MFD_CLOEXEC)
+	if err != nil {
+		return -1, fmt.Errorf("passing a large command to the sandbox: %w", err)
+	}
+	for off := 0; off < len(b); {
+		n, err := unix.Write(fd, b[off:])
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil {
+			syscall.Close(fd)
+			return -1, fmt.Errorf("passing a large command to the sandbox: %w", err)
+		}
+		off += n
+	}
+	return fd, nil
 }
 
 func (p *spawnerProc) forget(id uint64) {

@@ -9,9 +9,14 @@ const SpawnerArg0 = "hands-sandbox-spawner"
 // SpawnerFD is the spawner's descriptor of its socket to the server.
 const SpawnerFD = 3
 
-// MaxMsg bounds one message on the spawner's socket (a command's argv and
-// environment included).
-const MaxMsg = 1 << 20
+// MaxMsg bounds one message on the spawner's socket. A larger one (a
+// command with a long argv or environment: the kernel's bound, ARG_MAX,
+// is a quarter of the stack limit, 2 MiB by default) goes in a memfd sent
+// with an envelope whose InFD is set.
+const MaxMsg = 64 << 10
+
+// MaxBody bounds a message sent in a memfd.
+const MaxBody = 256 << 20
 
 // Operations of a Msg.
 const (
@@ -55,4 +60,8 @@ type Msg struct {
 	Status uint32   `json:"status,omitempty"`
 	Signal int      `json:"signal,omitempty"`
 	Err    string   `json:"err,omitempty"`
+	// InFD says the message is an envelope: the real one is the whole
+	// content of the first descriptor sent with it (a memfd), the rest of
+	// the descriptors its own.
+	InFD bool `json:"in_fd,omitempty"`
 }

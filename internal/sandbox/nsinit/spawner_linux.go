@@ -179,6 +179,18 @@ func (sp *spawner) serve() {
 			closeAll(fds)
 			continue
 		}
+		if m.InFD {
+			id := m.ID
+			var err error
+			if m, fds, err = unwrap(fds); err == nil && (m.ID != id || m.Op != OpSpawn) {
+				err = errors.New("the request's envelope and content disagree")
+			}
+			if err != nil { // only spawn requests come in envelopes
+				closeAll(fds)
+				sp.send(&Msg{Op: OpStarted, ID: id, Err: err.Error()})
+				continue
+			}
+		}
 		switch m.Op {
 		case OpSpawn:
 			sp.spawn(&m, fds)
@@ -197,6 +209,40 @@ func (sp *spawner) serve() {
 			closeAll(fds)
 		}
 	}
+}
+
+// unwrap reads the message an envelope carries in its first descriptor,
+// which it closes, and returns it with the other descriptors.
+func unwrap(fds []int) (Msg, []int, error) {
+	var m Msg
+	if len(fds) == 0 {
+		return m, fds, errors.New("the request's envelope carried no descriptor")
+	}
+	fd := fds[0]
+	fds = fds[1:]
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return m, fds, fmt.Errorf("reading the request: %w", err)
+	}
+	if st.Size > MaxBody {
+		return m, fds, fmt.Errorf("the request takes %d bytes, over the sandbox's bound of %d", st.Size, MaxBody)
+	}
+	b := make([]byte, st.Size)
+	for off := 0; off < len(b); {
+		n, err := syscall.Pread(fd, b[off:], int64(off))
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil || n == 0 {
+			return m, fds, fmt.Errorf("reading the request: %v", err)
+		}
+		off += n
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return m, fds, fmt.Errorf("reading the request: %w", err)
+	}
+	return m, fds, nil
 }
 
 func receivedFDs(oob []byte) []int {
