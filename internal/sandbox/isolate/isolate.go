@@ -115,7 +115,7 @@ func New(cfg Config) *Isolator {
 // proxyPort is where commands find the proxy, on their own loopback.
 const proxyPort = 3128
 
-// spec builds the helper's spec for one command.
+// spec builds the spawner's spec.
 func (i *Isolator) spec() nsinit.Spec {
 	c := i.cfg
 	s := nsinit.Spec{}
@@ -132,25 +132,13 @@ func (i *Isolator) spec() nsinit.Spec {
 			s.Writable = append(s.Writable, r)
 		}
 	}
-	masks := slices.Clone(c.Mask)
-	if c.MaskMatches != nil {
-		masks = append(masks, c.MaskMatches()...)
-	}
-	for _, m := range masks {
-		if r, err := filepath.EvalSymlinks(m); err == nil && !slices.Contains(s.Masks, r) {
-			s.Masks = append(s.Masks, r)
-		}
-	}
 	switch c.Network.Mode {
 	case "off":
 		s.NetNS = true
 	case "allow":
 		s.NetNS, s.Proxy, s.ProxyPort = true, c.ProxySocket, proxyPort
 	}
-	if s.NetNS {
-		// No way out through a UNIX socket file either (sockets.go).
-		s.Masks = append(s.Masks, i.socketMasks(s.Writable, s.Masks)...)
-	}
+	s.Masks = i.masks(s.Writable, s.NetNS)
 	return s
 }
 

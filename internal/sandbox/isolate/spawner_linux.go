@@ -52,6 +52,10 @@ func (i *Isolator) NewSpawner() *Spawner { return &Spawner{iso: i} }
 
 // spawnerProc is one run of the spawner process.
 type spawnerProc struct {
+	// writable and netNS are those of its spec.
+	writable []string
+	netNS    bool
+
 	sock   int
 	cmd    *exec.Cmd
 	stderr *tail
@@ -81,11 +85,7 @@ func (s *Spawner) Spawn(r jobs.SpawnRequest) (jobs.Spawned, error) {
 	p.mu.Unlock()
 	m := &nsinit.Msg{Op: nsinit.OpSpawn, ID: c.id, Path: r.Path, Args: r.Args, Dir: r.Dir,
 		Env: append(r.Env[:len(r.Env):len(r.Env)], s.iso.ProxyEnv()...)}
-	if s.iso.cfg.MaskMatches != nil || s.iso.cfg.Network.Mode != "on" && s.iso.cfg.Network.Mode != "" {
-		// What appeared since the session started: denied files, sockets
-		// (sockets.go).
-		m.Masks = s.iso.spec().Masks
-	}
+	m.Masks = s.iso.masks(p.writable, p.netNS) // the mask step (masks.go)
 	var fds []int
 	for n, f := range r.Files {
 		if f != nil {
@@ -168,7 +168,8 @@ func (i *Isolator) startSpawner() (*spawnerProc, error) {
 	}
 	remote := os.NewFile(uintptr(pair[1]), "spawner")
 	cmd := &exec.Cmd{}
-	if err := i.apply(cmd, i.spec()); err != nil {
+	spec := i.spec()
+	if err := i.apply(cmd, spec); err != nil {
 		syscall.Close(pair[0])
 		return nil, err
 	}
@@ -176,7 +177,7 @@ func (i *Isolator) startSpawner() (*spawnerProc, error) {
 	cmd.ExtraFiles = []*os.File{remote} // nsinit.SpawnerFD
 	cmd.SysProcAttr.Setsid = true
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
-	p := &spawnerProc{sock: pair[0], cmd: cmd, stderr: &tail{}, waited: make(chan struct{}), read: make(chan struct{}), cmds: map[uint64]*spawned{}}
+	p := &spawnerProc{writable: spec.Writable, netNS: spec.NetNS, sock: pair[0], cmd: cmd, stderr: &tail{}, waited: make(chan struct{}), read: make(chan struct{}), cmds: map[uint64]*spawned{}}
 	cmd.Stderr = p.stderr
 	// The parent-death signal is tied to the thread that starts the
 	// spawner: that thread stays locked, and so alive, until the spawner

@@ -23,6 +23,7 @@ const (
 	atRecursive          = 0x8000
 	openTreeClone        = 1
 	moveMountFEmptyPath  = 0x4
+	moveMountTSymlinks   = 0x10
 	fsconfigCmdSetString = 1
 	fsconfigCmdCreate    = 6
 	mountAttrRdonly      = 0x1

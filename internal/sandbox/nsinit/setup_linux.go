@@ -59,9 +59,6 @@ func (s *Spec) mount() error {
 			return fmt.Errorf("mounting the writable tree %s: %w", writable[n], err)
 		}
 	}
-	if err := s.mask(); err != nil {
-		return err
-	}
 	if err := syscall.Mount("proc", "/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
 		return fmt.Errorf("mounting a private /proc: %w", err)
 	}
@@ -81,27 +78,6 @@ func (s *Spec) mount() error {
 	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
 		if err := syscall.Mount("tmpfs", "/dev/shm", "tmpfs", syscall.MS_NOSUID|syscall.MS_NODEV, "mode=1777,size=256m"); err != nil {
 			return fmt.Errorf("mounting a private /dev/shm: %w", err)
-		}
-	}
-	return nil
-}
-
-// mask covers each mask path with an empty read-only file or directory,
-// copied from a small tmpfs that is never attached anywhere else.
-func (s *Spec) mask() error {
-	if len(s.Masks) == 0 {
-		return nil
-	}
-	mfd, err := maskSource()
-	if err != nil {
-		return err
-	}
-	defer syscall.Close(mfd)
-	masks := slices.Clone(s.Masks)
-	slices.Sort(masks) // a parent before what it holds: what it hides needs no mask
-	for _, m := range masks {
-		if err := maskPath(mfd, m); err != nil {
-			return err
 		}
 	}
 	return nil
@@ -144,27 +120,19 @@ func maskSource() (int, error) {
 	return mfd, nil
 }
 
-// maskPath covers m with a copy of the empty file or directory of the mask
-// source mfd; a path that does not exist, is hidden by a mask above it or
-// is out of reach (another user's private directory: out of the command's
-// too) is skipped.
-func maskPath(mfd int, m string) error {
-	var st syscall.Stat_t
-	if err := syscall.Stat(m, &st); err != nil {
-		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.EACCES) {
-			return nil // gone, hidden by a mask above it, or out of reach
-		}
-		return fmt.Errorf("masking %s: %w", m, err)
-	}
+// maskPath covers m with a copy of the empty directory (dir) or file of
+// the mask source mfd; a link m is followed, as it was by the stat that
+// found whether m is a directory.
+func maskPath(mfd int, m string, dir bool) error {
 	src := "file"
-	if st.Mode&syscall.S_IFMT == syscall.S_IFDIR {
+	if dir {
 		src = "dir"
 	}
 	cfd, err := openTree(mfd, src, openTreeClone|syscall.O_CLOEXEC)
 	if err != nil {
 		return fmt.Errorf("masking %s: %w", m, err)
 	}
-	err = moveMount(cfd, "", atFDCWD, m, moveMountFEmptyPath)
+	err = moveMount(cfd, "", atFDCWD, m, moveMountFEmptyPath|moveMountTSymlinks)
 	syscall.Close(cfd)
 	if err != nil {
 		return fmt.Errorf("masking %s: %w", m, err)

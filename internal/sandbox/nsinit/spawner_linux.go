@@ -72,8 +72,6 @@ type spawner struct {
 	spawns  chan spawnReq // to the spawn thread
 	mfd     int           // the mask source, or -1 until a mask is needed
 	maskDev uint64        // its device: a path on it is masked
-	// maskDevs are the devices of the masks set up with the sandbox.
-	maskDevs map[uint64]bool
 }
 
 // spawnedCmd is one command: its shell and the UTS namespace that tags
@@ -106,7 +104,7 @@ type spawnRes struct {
 // confineThread.
 func spawnerMain(raw string) int {
 	sp := &spawner{sock: SpawnerFD, cmds: map[uint64]*spawnedCmd{}, byPID: map[int]*spawnedCmd{},
-		kick: make(chan struct{}, 1), spawns: make(chan spawnReq), mfd: -1, maskDevs: map[uint64]bool{}}
+		kick: make(chan struct{}, 1), spawns: make(chan spawnReq), mfd: -1}
 	fail := func(err error) int {
 		sp.send(&Msg{Op: OpReady, Err: err.Error()})
 		fmt.Fprintf(os.Stderr, "hands sandbox: %v\n", err)
@@ -138,11 +136,8 @@ func spawnerMain(raw string) int {
 	if err := s.setUp(); err != nil {
 		return fail(err)
 	}
-	for _, m := range s.Masks {
-		var st syscall.Stat_t
-		if syscall.Stat(m, &st) == nil {
-			sp.maskDevs[st.Dev] = true
-		}
+	if err := sp.maskMore(s.Masks); err != nil {
+		return fail(err)
 	}
 	var err error
 	if sp.devnull, err = syscall.Open("/dev/null", syscall.O_RDONLY|syscall.O_CLOEXEC, 0); err != nil {
@@ -322,14 +317,24 @@ func (sp *spawner) childFiles(nums, fds []int) ([]uintptr, error) {
 	return files, nil
 }
 
-// maskMore covers the paths not covered by a mask now (files a deny
-// pattern matches that appeared since the session started, or came back
-// after the server removed them, which detached their mask).
+// maskMore is the spawner's side of the mask step (package isolate's
+// masks): it covers each of paths (sorted: a directory before what it
+// holds, which its mask hides) that is not covered by a mask now, at the
+// start and before each command (files a deny pattern matches that
+// appeared since, or came back after the server removed them, which
+// detached their mask; sockets bound since). A path that does not exist,
+// is hidden by a mask above it or is out of reach (another user's private
+// directory: out of the command's too) is skipped. Each costs a stat; a
+// mask, two mount calls more.
 func (sp *spawner) maskMore(paths []string) error {
 	for _, p := range paths {
 		var st syscall.Stat_t
-		if syscall.Stat(p, &st) != nil {
-			continue // not there (yet), or under a mask already
+		if err := syscall.Stat(p, &st); err != nil {
+			if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.EACCES) ||
+				errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.ENAMETOOLONG) {
+				continue // not there (yet), under a mask already, or out of reach
+			}
+			return fmt.Errorf("masking %s: %w", p, err)
 		}
 		if sp.mfd < 0 {
 			fd, err := maskSource()
@@ -343,10 +348,10 @@ func (sp *spawner) maskMore(paths []string) error {
 			}
 			sp.mfd, sp.maskDev = fd, ms.Dev
 		}
-		if st.Dev == sp.maskDev || sp.maskDevs[st.Dev] {
+		if st.Dev == sp.maskDev {
 			continue // masked already
 		}
-		if err := maskPath(sp.mfd, p); err != nil {
+		if err := maskPath(sp.mfd, p, st.Mode&syscall.S_IFMT == syscall.S_IFDIR); err != nil {
 			return err
 		}
 	}
