@@ -268,6 +268,7 @@ func (p *spawnerProc) readLoop(ready chan<- error) {
 			close(c.started)
 		case nsinit.OpExited:
 			c.ws, c.ok = syscall.WaitStatus(m.Status), true
+			c.done.Store(m.Done)
 			c.exitOnce.Do(func() { close(c.exited) })
 		case nsinit.OpReleased:
 			c.releaseOnce.Do(func() { close(c.released) })
@@ -393,11 +394,15 @@ type spawned struct {
 	err         error
 	ws          syscall.WaitStatus
 	ok          bool
+	done        atomic.Bool // the spawner said nothing of the command is left
 }
 
 func (c *spawned) PID() int { return c.pid }
 
 func (c *spawned) Signal(sig syscall.Signal) {
+	if c.done.Load() {
+		return // nothing left to signal
+	}
 	c.p.send(&nsinit.Msg{Op: nsinit.OpSignal, ID: c.id, Signal: int(sig)}, nil)
 }
 
@@ -409,6 +414,10 @@ func (c *spawned) Status() (syscall.WaitStatus, bool) {
 }
 
 func (c *spawned) Release() {
+	if c.done.Load() {
+		c.p.forget(c.id) // the spawner has forgotten it
+		return
+	}
 	if c.p.send(&nsinit.Msg{Op: nsinit.OpRelease, ID: c.id}, nil) == nil {
 		<-c.released
 	}

@@ -34,7 +34,9 @@ const (
 	// there), or Err.
 	OpStarted = "started"
 	// OpExited (spawner to server): the command's shell has exited, with
-	// the wait status Status; the spawner has reaped it.
+	// the wait status Status; the spawner has reaped it. Done says no
+	// process of the command is left and the spawner has forgotten it:
+	// there is nothing to signal or release.
 	OpExited = "exited"
 	// OpSignal (server to spawner) sends Signal to every process of the
 	// command, whatever process group or session it is in.
@@ -60,6 +62,7 @@ type Msg struct {
 	Status uint32   `json:"status,omitempty"`
 	Signal int      `json:"signal,omitempty"`
 	Err    string   `json:"err,omitempty"`
+	Done   bool     `json:"done,omitempty"`
 	// InFD says the message is an envelope: the real one is the whole
 	// content of the first descriptor sent with it (a memfd), the rest of
 	// the descriptors its own.

@@ -69,9 +69,29 @@ type spawner struct {
 	byPID map[int]*spawnedCmd    // shells not yet reaped
 	kick  chan struct{}          // a child was started: the reaper has work
 
-	spawns  chan spawnReq // to the spawn thread
-	mfd     int           // the mask source, or -1 until a mask is needed
+	signals chan sigReq   // to the signaller, in order
+	masking chan maskReq  // to the masker
+	next    *tagNS        // the namespace of the next command, made ahead
+	mfd     int           // the mask source, or -1 until a mask is needed (the masker's)
 	maskDev uint64        // its device: a path on it is masked
+	served  chan struct{} // closed when the server's socket has ended
+}
+
+// tagNS is a UTS namespace made for a command: a descriptor of it, which
+// keeps its inode number unique, and its device and inode.
+type tagNS struct {
+	fd       int
+	dev, ino uint64
+}
+
+type sigReq struct {
+	c   *spawnedCmd
+	sig syscall.Signal
+}
+
+type maskReq struct {
+	paths []string
+	reply chan error
 }
 
 // spawnedCmd is one command: its shell and the UTS namespace that tags
@@ -87,24 +107,14 @@ type spawnedCmd struct {
 	released bool // tag is closed
 }
 
-type spawnReq struct {
-	m     *Msg
-	files []uintptr
-	reply chan spawnRes
-}
-
-type spawnRes struct {
-	c   *spawnedCmd
-	err error
-}
-
 // spawnerMain is the spawner: PID 1 of the session's user, mount, PID and
 // IPC (and network) namespaces, with the view Spec.setUp builds, which
 // starts each command it is asked for from a thread confined by
 // confineThread.
 func spawnerMain(raw string) int {
 	sp := &spawner{sock: SpawnerFD, cmds: map[uint64]*spawnedCmd{}, byPID: map[int]*spawnedCmd{},
-		kick: make(chan struct{}, 1), spawns: make(chan spawnReq), mfd: -1}
+		kick: make(chan struct{}, 1), signals: make(chan sigReq, 64), masking: make(chan maskReq), mfd: -1,
+		served: make(chan struct{})}
 	fail := func(err error) int {
 		sp.send(&Msg{Op: OpReady, Err: err.Error()})
 		fmt.Fprintf(os.Stderr, "hands sandbox: %v\n", err)
@@ -136,23 +146,25 @@ func spawnerMain(raw string) int {
 	if err := s.setUp(); err != nil {
 		return fail(err)
 	}
-	if err := sp.maskMore(s.Masks); err != nil {
+	if err := sp.mask(s.Masks); err != nil {
 		return fail(err)
 	}
 	var err error
 	if sp.devnull, err = syscall.Open("/dev/null", syscall.O_RDONLY|syscall.O_CLOEXEC, 0); err != nil {
 		return fail(fmt.Errorf("opening /dev/null: %w", err))
 	}
+	go sp.masker()
+	go sp.signaller()
+	go sp.reap()
 	ready := make(chan error)
-	go sp.spawnThread(s.Landlock, ready)
+	go sp.serveThread(s.Landlock, ready)
 	if err := <-ready; err != nil {
 		return fail(err)
 	}
 	if err := sp.send(&Msg{Op: OpReady}); err != nil {
 		return 0
 	}
-	go sp.reap()
-	sp.serve()
+	<-sp.served
 	return 0
 }
 
@@ -195,7 +207,7 @@ func (sp *spawner) serve() {
 			c := sp.cmds[m.ID]
 			sp.mu.Unlock()
 			if c != nil {
-				sp.kill(c, syscall.Signal(m.Signal))
+				sp.signals <- sigReq{c, syscall.Signal(m.Signal)}
 			}
 		case OpRelease:
 			closeAll(fds)
@@ -276,8 +288,8 @@ func (sp *spawner) send(m *Msg) error {
 	}
 }
 
-// spawn masks what the request adds, has the spawn thread start the
-// command and answers.
+// spawn, on the serving thread, masks what the request adds, starts the
+// command and answers, then makes the next command's namespace.
 func (sp *spawner) spawn(m *Msg, fds []int) {
 	defer closeAll(fds)
 	reply := &Msg{Op: OpStarted, ID: m.ID}
@@ -286,17 +298,34 @@ func (sp *spawner) spawn(m *Msg, fds []int) {
 		err = sp.maskMore(m.Masks)
 	}
 	if err == nil {
-		r := spawnReq{m: m, files: files, reply: make(chan spawnRes)}
-		sp.spawns <- r
-		res := <-r.reply
-		if err = res.err; err == nil {
-			reply.PID = res.c.pid
+		var c *spawnedCmd
+		if c, err = sp.start(m, files); err == nil {
+			reply.PID = c.pid
 		}
 	}
 	if err != nil {
 		reply.Err = err.Error()
 	}
 	sp.send(reply)
+	if sp.next == nil {
+		sp.next, _ = newTag() // if it fails, start tries again and says why
+	}
+}
+
+// signaller sends the signals the server asks for, in order, from a thread
+// of its own (not the confined one).
+func (sp *spawner) signaller() {
+	for r := range sp.signals {
+		sp.kill(r.c, r.sig)
+	}
+}
+
+// masker applies masks for the serving thread, which, confined by
+// Landlock, can change no mount.
+func (sp *spawner) masker() {
+	for r := range sp.masking {
+		r.reply <- sp.mask(r.paths)
+	}
 }
 
 // childFiles maps the descriptors received to the command's numbers.
@@ -318,23 +347,60 @@ func (sp *spawner) childFiles(nums, fds []int) ([]uintptr, error) {
 }
 
 // maskMore is the spawner's side of the mask step (package isolate's
-// masks): it covers each of paths (sorted: a directory before what it
-// holds, which its mask hides) that is not covered by a mask now, at the
-// start and before each command (files a deny pattern matches that
-// appeared since, or came back after the server removed them, which
-// detached their mask; sockets bound since). A path that does not exist,
-// is hidden by a mask above it or is out of reach (another user's private
-// directory: out of the command's too) is skipped. Each costs a stat; a
-// mask, two mount calls more.
+// masks), before each command: it covers each of paths (sorted: a
+// directory before what it holds, which its mask hides) that is not
+// covered by a mask now (files a deny pattern matches that appeared since,
+// or came back after the server removed them, which detached their mask;
+// sockets bound since). It costs a stat a path; only a path that needs a
+// mask goes to the masker (mask). A path that does not exist, is hidden
+// by a mask above it or is out of reach (another user's private
+// directory: out of the command's too) is skipped.
 func (sp *spawner) maskMore(paths []string) error {
+	var todo []string
 	for _, p := range paths {
-		var st syscall.Stat_t
-		if err := syscall.Stat(p, &st); err != nil {
-			if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.EACCES) ||
-				errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.ENAMETOOLONG) {
-				continue // not there (yet), under a mask already, or out of reach
-			}
-			return fmt.Errorf("masking %s: %w", p, err)
+		if need, err := sp.needsMask(p); err != nil {
+			return err
+		} else if need {
+			todo = append(todo, p)
+		}
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	r := maskReq{paths: todo, reply: make(chan error)}
+	sp.masking <- r
+	return <-r.reply
+}
+
+// needsMask reports whether p exists and is not masked already. The mask
+// source's device is read once it exists (the masker made it before any
+// path could be on it).
+func (sp *spawner) needsMask(p string) (bool, error) {
+	var st syscall.Stat_t
+	if err := syscall.Stat(p, &st); err != nil {
+		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.EACCES) ||
+			errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.ENAMETOOLONG) {
+			return false, nil // not there (yet), under a mask already, or out of reach
+		}
+		return false, fmt.Errorf("masking %s: %w", p, err)
+	}
+	sp.mu.Lock()
+	masked := sp.mfd >= 0 && st.Dev == sp.maskDev
+	sp.mu.Unlock()
+	return !masked, nil
+}
+
+// mask covers each of paths that needs it (needsMask) with an empty file
+// or directory of the mask source, made at the first mask; from an
+// unconfined thread (the set-up's or the masker's).
+func (sp *spawner) mask(paths []string) error {
+	for _, p := range paths {
+		need, err := sp.needsMask(p)
+		if err != nil {
+			return err
+		}
+		if !need {
+			continue
 		}
 		if sp.mfd < 0 {
 			fd, err := maskSource()
@@ -346,10 +412,13 @@ func (sp *spawner) maskMore(paths []string) error {
 				syscall.Close(fd)
 				return fmt.Errorf("making the masks: %w", err)
 			}
+			sp.mu.Lock()
 			sp.mfd, sp.maskDev = fd, ms.Dev
+			sp.mu.Unlock()
 		}
-		if st.Dev == sp.maskDev {
-			continue // masked already
+		var st syscall.Stat_t
+		if err := syscall.Stat(p, &st); err != nil {
+			continue // gone since
 		}
 		if err := maskPath(sp.mfd, p, st.Mode&syscall.S_IFMT == syscall.S_IFDIR); err != nil {
 			return err
@@ -358,23 +427,25 @@ func (sp *spawner) maskMore(paths []string) error {
 	return nil
 }
 
-// spawnThread confines its locked OS thread (Landlock, no_new_privs, no
-// capability to regain on exec; confineThread) but keeps its effective capabilities, which a new UTS
-// namespace needs, then starts each command asked for: in a UTS namespace
-// of its own (the tag of its processes), in a process group of its own.
-// The commands inherit the thread's restrictions; the thread is never
-// unlocked, so nothing else runs on it.
-func (sp *spawner) spawnThread(rs *Ruleset, ready chan<- error) {
+// serveThread confines its locked OS thread (Landlock, no_new_privs, no
+// capability to regain on exec; confineThread) but keeps its effective
+// capabilities, which a new UTS namespace needs, then serves the server's
+// messages on it, starting each command asked for from it: in a UTS
+// namespace of its own (the tag of its processes), in a process group of
+// its own. The commands inherit the thread's restrictions; the thread is
+// never unlocked, so nothing else runs on it. Serving on the thread that
+// forks saves a command two hand-overs between threads (each a wake-up,
+// which on a loaded machine waits for a turn on a core).
+func (sp *spawner) serveThread(rs *Ruleset, ready chan<- error) {
 	runtime.LockOSThread()
 	if err := confineThread(rs); err != nil {
 		ready <- err
 		return
 	}
+	sp.next, _ = newTag()
 	ready <- nil
-	for r := range sp.spawns {
-		c, err := sp.start(r.m, r.files)
-		r.reply <- spawnRes{c, err}
-	}
+	sp.serve()
+	close(sp.served)
 }
 
 // confineThread applies rs (if any) and no_new_privs to the calling
@@ -407,21 +478,38 @@ func confineThread(rs *Ruleset) error {
 	return nil
 }
 
-// start starts one command, on the spawn thread.
-func (sp *spawner) start(m *Msg, files []uintptr) (*spawnedCmd, error) {
+// newTag moves the calling thread into a new UTS namespace, the tag of the
+// next command it starts, and returns it.
+func newTag() (*tagNS, error) {
 	if err := syscall.Unshare(syscall.CLONE_NEWUTS); err != nil {
 		return nil, fmt.Errorf("making the command's namespace: %w", err)
 	}
-	tag, err := syscall.Open("/proc/thread-self/ns/uts", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	fd, err := syscall.Open("/proc/thread-self/ns/uts", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, fmt.Errorf("opening the command's namespace: %w", err)
 	}
 	var st syscall.Stat_t
-	if err := syscall.Fstat(tag, &st); err != nil {
-		syscall.Close(tag)
+	if err := syscall.Fstat(fd, &st); err != nil {
+		syscall.Close(fd)
 		return nil, fmt.Errorf("opening the command's namespace: %w", err)
 	}
-	c := &spawnedCmd{id: m.ID, tag: tag, dev: st.Dev, ino: st.Ino}
+	return &tagNS{fd: fd, dev: st.Dev, ino: st.Ino}, nil
+}
+
+// start starts one command, on the serving thread, in the namespace made
+// ahead for it (after the last command started, off the time a command
+// waits), or a new one.
+func (sp *spawner) start(m *Msg, files []uintptr) (*spawnedCmd, error) {
+	t := sp.next
+	sp.next = nil
+	if t == nil {
+		var err error
+		if t, err = newTag(); err != nil {
+			return nil, err
+		}
+	}
+	tag := t.fd
+	c := &spawnedCmd{id: m.ID, tag: t.fd, dev: t.dev, ino: t.ino}
 	sp.mu.Lock() // the reaper looks the shell up only once it is known
 	pid, err := syscall.ForkExec(m.Path, m.Args, &syscall.ProcAttr{Dir: m.Dir, Env: m.Env, Files: files,
 		Sys: &syscall.SysProcAttr{Setpgid: true}})
@@ -471,9 +559,60 @@ func (sp *spawner) reap() {
 		delete(sp.byPID, pid)
 		sp.mu.Unlock()
 		if c != nil {
-			sp.send(&Msg{Op: OpExited, ID: c.id, Status: uint32(ws)})
+			sp.send(&Msg{Op: OpExited, ID: c.id, Status: uint32(ws), Done: sp.forgetIfAlone(c)})
 		}
 	}
+}
+
+// forgetIfAlone releases c, whose shell has been reaped, if no process of
+// it is left: none can appear then (only a process of the command can
+// start one in its namespace), so the server need not signal what is
+// left nor release it, which saves each command that leaves nothing
+// behind three messages and as many passes over /proc.
+func (sp *spawner) forgetIfAlone(c *spawnedCmd) bool {
+	if c.any() {
+		return false
+	}
+	sp.mu.Lock()
+	if sp.cmds[c.id] == c {
+		delete(sp.cmds, c.id)
+	}
+	sp.mu.Unlock()
+	c.mu.Lock()
+	if !c.released {
+		c.released = true
+		syscall.Close(c.tag)
+	}
+	c.mu.Unlock()
+	return true
+}
+
+// any reports whether a process tagged with c's namespace may be left: one
+// whose namespace cannot be read (EACCES: not dumpable) counts.
+func (c *spawnedCmd) any() bool {
+	d, err := os.Open("/proc")
+	if err != nil {
+		return true
+	}
+	defer d.Close()
+	names, _ := d.Readdirnames(-1)
+	for _, name := range names {
+		pid, err := strconv.Atoi(name)
+		if err != nil || pid <= 1 {
+			continue
+		}
+		var st syscall.Stat_t
+		if err := syscall.Stat("/proc/"+name+"/ns/uts", &st); err != nil {
+			if errors.Is(err, syscall.EACCES) {
+				return true
+			}
+			continue // gone, or a zombie
+		}
+		if st.Dev == c.dev && st.Ino == c.ino {
+			return true
+		}
+	}
+	return false
 }
 
 const (
@@ -524,7 +663,7 @@ func (sp *spawner) kill(c *spawnedCmd, sig syscall.Signal) int {
 		syscall.Kill(-c.pid, sig)
 	}
 	sp.mu.Unlock()
-	seen := map[int]bool{}
+	seen := map[int]string{}
 	for range killTries {
 		if c.killScan(sig, seen) == 0 {
 			break
@@ -549,8 +688,11 @@ func (sp *spawner) kill(c *spawnedCmd, sig syscall.Signal) int {
 }
 
 // killScan sends sig to each process tagged with c's namespace that is
-// not in seen, adds it there and returns how many it found.
-func (c *spawnedCmd) killScan(sig syscall.Signal, seen map[int]bool) int {
+// not in seen, or has started another program since (its name changed:
+// the child of a shell that swallowed the signal in the shell's handler,
+// between its fork and its exec, is signalled again), adds it there with
+// its name and returns how many it signalled.
+func (c *spawnedCmd) killScan(sig syscall.Signal, seen map[int]string) int {
 	d, err := os.Open("/proc")
 	if err != nil {
 		return 0
@@ -560,15 +702,19 @@ func (c *spawnedCmd) killScan(sig syscall.Signal, seen map[int]bool) int {
 	n := 0
 	for _, name := range names {
 		pid, err := strconv.Atoi(name)
-		if err != nil || pid <= 1 || seen[pid] {
+		if err != nil || pid <= 1 {
 			continue
 		}
 		var st syscall.Stat_t
 		if syscall.Stat("/proc/"+name+"/ns/uts", &st) != nil || st.Dev != c.dev || st.Ino != c.ino {
 			continue // gone, a zombie, or another command's
 		}
+		comm, _ := os.ReadFile("/proc/" + name + "/comm")
+		if was, ok := seen[pid]; ok && was == string(comm) {
+			continue
+		}
 		syscall.Kill(pid, sig)
-		seen[pid] = true
+		seen[pid] = string(comm)
 		n++
 	}
 	return n
@@ -586,8 +732,10 @@ func (sp *spawner) release(id uint64) {
 			time.Sleep(time.Millisecond) // SIGKILLed processes need a moment to exit
 		}
 		c.mu.Lock()
-		c.released = true
-		syscall.Close(c.tag)
+		if !c.released {
+			c.released = true
+			syscall.Close(c.tag)
+		}
 		c.mu.Unlock()
 	}
 	sp.send(&Msg{Op: OpReleased, ID: id})
