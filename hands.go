@@ -452,6 +452,9 @@ func (r *Runtime) Close() error {
 		return nil
 	}
 	r.closed = true
+	r.mu.Unlock()
+	r.sandbox.background.Wait() // its spawner uses the temporary directory
+	r.mu.Lock()
 	sessions := make([]*Session, 0, len(r.sessions))
 	for s := range r.sessions {
 		sessions = append(sessions, s)

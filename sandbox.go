@@ -45,6 +45,12 @@ type commandSandbox struct {
 	probe isolate.Report
 	proxy *isolate.Proxy
 	err   error
+	// background is the probe ProbeSandbox started, which Close waits
+	// for.
+	background sync.WaitGroup
+	// probing, when set (by tests), runs as the probe starts, while a
+	// command that needs its result waits.
+	probing func()
 }
 
 // isolator returns the namespace isolator for a session whose temporary
@@ -123,6 +129,9 @@ func (r *Runtime) deniedInRoots() []string {
 // sandboxState probes, once, what the kernel lets the sandbox enforce.
 func (r *Runtime) sandboxState() (isolate.Report, error) {
 	r.sandbox.once.Do(func() {
+		if r.sandbox.probing != nil {
+			r.sandbox.probing()
+		}
 		if r.opts.NoSandbox || !r.wantsNamespaces() {
 			return
 		}

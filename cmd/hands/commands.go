@@ -86,6 +86,7 @@ func (a *serveArgs) flags(stderr io.Writer) *flag.FlagSet {
 }
 
 func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	stderr = &lockedWriter{w: stderr}
 	var a serveArgs
 	fs := a.flags(stderr)
 	if ok, code := parseNoArgs(fs, args, stderr); !ok {
@@ -128,7 +129,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	defer rt.Close()
 	mo.Logger = opts.Logger
-	warnSandbox(rt, stderr)
+	warnSandboxLater(rt, stderr)
 	srv := mcpserver.New(rt, mo)
 	defer srv.Close()
 	if addr != "" {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync"
 
 	"github.com/hands-dev/hands"
 )
@@ -14,9 +15,34 @@ import (
 // user who did not ask for less learns that commands run less confined.
 // `hands doctor` gives the details.
 func warnSandbox(rt *hands.Runtime, stderr io.Writer) {
-	for _, w := range rt.SandboxWarnings() {
+	printSandboxWarnings(stderr, rt.SandboxWarnings())
+}
+
+// warnSandboxLater is warnSandbox for serve: the probe runs in the
+// background, so that the server answers its client at once; a command
+// that starts before it has finished waits for it. stderr must take
+// writes from two goroutines (see lockedWriter).
+func warnSandboxLater(rt *hands.Runtime, stderr io.Writer) {
+	rt.ProbeSandbox(func(missing []string) { printSandboxWarnings(stderr, missing) })
+}
+
+func printSandboxWarnings(stderr io.Writer, missing []string) {
+	for _, w := range missing {
 		fmt.Fprintf(stderr, "hands: sandbox: not enforced: %s (see hands doctor)\n", w)
 	}
+}
+
+// lockedWriter serializes writes to w: serve's log and the sandbox's
+// warnings share stderr.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // fileTools are the core tools that never start a command.

@@ -1,0 +1,19 @@
+package hands
+
+// ProbeSandbox finds out, in the background, what the sandbox can enforce
+// on this machine, and then calls report with what it cannot
+// (SandboxWarnings; report is not called when that is nothing), so that a
+// server can answer its client at once and still say at start-up what
+// commands run without. Probing starts a process (the namespaces'
+// spawner, set up and stopped), most of a server's start-up without it.
+//
+// Nothing runs less confined meanwhile: a shell command that starts
+// before the probe has finished waits for it, and with SandboxStrict is
+// refused if the probe finds anything missing. Close waits for the probe.
+func (r *Runtime) ProbeSandbox(report func(missing []string)) {
+	r.sandbox.background.Go(func() {
+		if miss := r.SandboxWarnings(); len(miss) > 0 {
+			report(miss)
+		}
+	})
+}
