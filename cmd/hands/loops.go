@@ -9,7 +9,7 @@ import (
 
 	"github.com/hands-dev/hands"
 	"github.com/hands-dev/hands/coord"
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // loopOptions sets the coordinator, execution id and loop types from the
