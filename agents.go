@@ -65,7 +65,7 @@ func (r *Runtime) HasModel() bool {
 // (the task tool).
 func (r *Runtime) NeedsModel(name string) bool {
 	t, ok := r.reg.Get(name)
-	return ok && t.Info().Core == "task"
+	return ok && tool.SketchOf(t).Core == "task"
 }
 
 // fillDescriptions puts the agent types and skills into the descriptions
@@ -74,14 +74,14 @@ func fillDescriptions(ts []tool.Tool, defs []agent.Def, sks []skill.Skill) {
 	// Most runtimes of one call have neither list to fill, and the names
 	// below cost every profile's table.
 	if !slices.ContainsFunc(ts, func(t tool.Tool) bool {
-		d := t.Info().Description
+		d := tool.SketchOf(t).Description
 		return strings.Contains(d, tools.AgentsMarker) || strings.Contains(d, tools.SkillsMarker)
 	}) {
 		return
 	}
 	names := map[string]string{}
 	for _, t := range ts {
-		info := t.Info()
+		info := tool.SketchOf(t)
 		if info.Core != "" {
 			names[info.Core] = info.Name
 		}
@@ -100,11 +100,9 @@ func fillDescriptions(ts []tool.Tool, defs []agent.Def, sks []skill.Skill) {
 	agents := agent.Describe(defs, name)
 	skills := skill.Describe(sks)
 	for i, t := range ts {
-		info := t.Info()
-		d := info.Description
+		d := tool.SketchOf(t).Description
 		if strings.Contains(d, tools.AgentsMarker) || strings.Contains(d, tools.SkillsMarker) {
-			info.Description = strings.ReplaceAll(strings.ReplaceAll(d, tools.AgentsMarker, agents), tools.SkillsMarker, skills)
-			ts[i] = redescribed{t, info}
+			ts[i] = redescribed{t, strings.ReplaceAll(strings.ReplaceAll(d, tools.AgentsMarker, agents), tools.SkillsMarker, skills)}
 		}
 	}
 }
@@ -112,10 +110,21 @@ func fillDescriptions(ts []tool.Tool, defs []agent.Def, sks []skill.Skill) {
 // redescribed is a tool with another description.
 type redescribed struct {
 	tool.Tool
-	info tool.Info
+	description string
 }
 
-func (d redescribed) Info() tool.Info { return d.info }
+func (d redescribed) Info() tool.Info {
+	info := d.Tool.Info()
+	info.Description = d.description
+	return info
+}
+
+// Sketch implements tool.Sketcher.
+func (d redescribed) Sketch() tool.Info {
+	info := tool.SketchOf(d.Tool)
+	info.Description = d.description
+	return info
+}
 
 // subagents runs the task tool's agents of one session.
 type subagents struct {
@@ -408,7 +417,7 @@ func (r *Runtime) childSession(parent *subagents, def agent.Def) (*Session, erro
 		return !has(def.Disallowed)
 	}
 	for _, t := range r.reg.Tools() {
-		info := t.Info()
+		info := tool.SketchOf(t)
 		if !allowed(info) {
 			s.exec.Disabled[info.Name] = true
 		}

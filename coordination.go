@@ -26,7 +26,7 @@ type LoopType struct {
 func loopTools(exposed []tool.Tool, loops map[string]LoopType, loop string) ([]tool.Tool, error) {
 	names := make([]string, len(exposed))
 	for i, t := range exposed {
-		names[i] = t.Info().Name
+		names[i] = tool.SketchOf(t).Name
 	}
 	types := make([]string, 0, len(loops))
 	for name, lt := range loops {
@@ -50,7 +50,7 @@ func loopTools(exposed []tool.Tool, loops map[string]LoopType, loop string) ([]t
 	}
 	var out []tool.Tool
 	for _, t := range exposed {
-		if slices.Contains(lt.Tools, t.Info().Name) {
+		if slices.Contains(lt.Tools, tool.SketchOf(t).Name) {
 			out = append(out, t)
 		}
 	}

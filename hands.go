@@ -422,7 +422,7 @@ func (r *Runtime) Tools() []tool.Info { return r.ToolsFor(r.HasModel()) }
 func (r *Runtime) ToolsFor(hasModel bool) []tool.Info {
 	var out []tool.Info
 	for _, t := range r.reg.Tools() {
-		if !r.disabled(t.Info().Name) && (hasModel || t.Info().Core != "task") {
+		if sk := tool.SketchOf(t); !r.disabled(sk.Name) && (hasModel || sk.Core != "task") {
 			out = append(out, t.Info())
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hands-dev/hands"
 	"github.com/hands-dev/hands/tool"
@@ -43,6 +44,11 @@ type Server struct {
 	// stateless is the SDK server of stateless HTTP requests, built when
 	// HTTPHandler is first called (stdio never needs it).
 	stateless *mcp.Server
+	// toolsOffered is set once the tools were first offered
+	// (lazytools.go); quiet, while that offer is the only change since
+	// no client saw the tools yet.
+	toolsOffered bool
+	quiet        atomic.Bool
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*session
@@ -166,8 +172,10 @@ func New(rt *hands.Runtime, opts Options) *Server {
 	}
 	s.idle = newIdleSessions(opts.HTTP.SessionIdleTimeout, s.closeIdle)
 	s.mcp = s.newMCP(false)
-	s.syncTools()
-	rt.OnToolsChanged(s.syncTools)
+	// The tools are offered when a client first lists or calls them
+	// (lazytools.go), not here: building their definitions is most of
+	// a start-up's own work, and initialize needs none of it.
+	rt.OnToolsChanged(s.toolsChanged)
 	return s
 }
 
@@ -178,6 +186,9 @@ func (s *Server) newMCP(stateless bool) *mcp.Server {
 	opts := &mcp.ServerOptions{
 		Logger:       sdkLogger(s.log),
 		Instructions: fmt.Sprintf("Hands: file, search and shell tools over %v (profile %s).", s.rt.Roots(), s.rt.Profile()),
+		// What the SDK would say with the tools added: they are added
+		// at the first tools/list or tools/call.
+		Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Tools: &mcp.ToolCapabilities{ListChanged: true}},
 	}
 	if !stateless {
 		// The session starts when the client has initialized, not at
@@ -190,6 +201,8 @@ func (s *Server) newMCP(stateless bool) *mcp.Server {
 		}
 	}
 	m := mcp.NewServer(&mcp.Implementation{Name: "hands", Title: "Hands", Version: hands.Version}, opts)
+	m.AddReceivingMiddleware(s.offerToolsFirst)
+	m.AddSendingMiddleware(s.quietFirstOffer)
 	if s.structured == StructuredAuto {
 		m.AddReceivingMiddleware(s.textOnlyToolList)
 	}
@@ -221,6 +234,7 @@ func (s *Server) addTool(d *mcp.Tool) (ok bool) {
 // statelessMCP returns the SDK server of stateless requests, building it
 // with the offered tools the first time.
 func (s *Server) statelessMCP() *mcp.Server {
+	s.offerTools()
 	s.toolsMu.Lock()
 	defer s.toolsMu.Unlock()
 	if s.stateless == nil {
@@ -239,6 +253,10 @@ func (s *Server) statelessMCP() *mcp.Server {
 func (s *Server) syncTools() {
 	s.toolsMu.Lock()
 	defer s.toolsMu.Unlock()
+	s.syncToolsLocked()
+}
+
+func (s *Server) syncToolsLocked() {
 	if s.offered == nil {
 		s.offered, s.defs = map[string]*mcp.Tool{}, map[string]*mcp.Tool{}
 	}

@@ -27,11 +27,11 @@ func NewRegistry(tools ...Tool) *Registry {
 
 // Register adds t. It panics if its name is invalid or already taken.
 func (r *Registry) Register(t Tool) {
-	name := t.Info().Name
+	name := SketchOf(t).Name
 	if !ValidName(name) {
 		panic(fmt.Sprintf("tool: invalid tool name %q", name))
 	}
-	if len(t.Info().InputSchema) == 0 {
+	if !hasSchema(t) {
 		panic(fmt.Sprintf("tool %s: missing input schema", name))
 	}
 	r.mu.Lock()
@@ -55,8 +55,8 @@ func (r *Registry) Replace(remove []string, add []Tool) error {
 	}
 	seen := map[string]bool{}
 	for _, t := range add {
-		name := t.Info().Name
-		if !ValidName(name) || len(t.Info().InputSchema) == 0 {
+		name := SketchOf(t).Name
+		if !ValidName(name) || !hasSchema(t) {
 			return fmt.Errorf("tool %q: invalid name or missing input schema", name)
 		}
 		if _, taken := r.byName[name]; (taken && !gone[name]) || seen[name] {
@@ -73,8 +73,9 @@ func (r *Registry) Replace(remove []string, add []Tool) error {
 		order = append(order, n)
 	}
 	for _, t := range add {
-		r.byName[t.Info().Name] = t
-		order = append(order, t.Info().Name)
+		name := SketchOf(t).Name
+		r.byName[name] = t
+		order = append(order, name)
 	}
 	r.order = order
 	return nil

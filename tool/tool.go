@@ -114,17 +114,29 @@ func ValidName(name string) bool {
 
 type typed[In, Out any] struct {
 	spec Spec[In]
-	info Info
+	// sketch is the Info without its schemas; full builds the schemas
+	// (inferred from In and Out, then encoded) at the first Info, since a
+	// server lists its tools once and most are never called.
+	sketch Info
+	full   func() built
 	// valid checks arguments; it is compiled at the first call, not at
 	// start-up, since most tools of a runtime are never called.
 	valid func() (*validator, error)
 	run   func(context.Context, *Env, In) (Out, error)
 }
 
-// New declares a tool whose input and output JSON schemas are inferred once,
-// here, from In and Out (struct fields with `json` and `jsonschema` tags). It
-// panics on an invalid name or a type that has no schema: both are
-// programming mistakes found at start-up.
+// built is what a typed tool's schemas are built into.
+type built struct {
+	in   *jsonschema.Schema
+	info Info
+}
+
+// New declares a tool whose input and output JSON schemas are inferred from
+// In and Out (struct fields with `json` and `jsonschema` tags) at its first
+// Info, not here: Sketch tells the rest at no cost. It panics on an invalid
+// name or a type that is no struct here, and on a struct that has no schema
+// at the first Info: all are programming mistakes, the last found by any
+// test that lists the tool.
 func New[In, Out any](spec Spec[In], run func(ctx context.Context, env *Env, in In) (Out, error)) Tool {
 	if !ValidName(spec.Name) {
 		panic(fmt.Sprintf("tool: invalid tool name %q", spec.Name))
@@ -132,6 +144,35 @@ func New[In, Out any](spec Spec[In], run func(ctx context.Context, env *Env, in 
 	if run == nil {
 		panic(fmt.Sprintf("tool %s: nil run function", spec.Name))
 	}
+	// What a schema would say of the types is checked here, at no cost.
+	if k := reflect.TypeFor[In]().Kind(); k != reflect.Struct {
+		panic(fmt.Sprintf("tool %s: input must be a struct, not %s", spec.Name, reflect.TypeFor[In]()))
+	}
+	if ot := structOf(reflect.TypeFor[Out]()); ot.Kind() != reflect.Struct {
+		panic(fmt.Sprintf("tool %s: output must be a struct, not %s", spec.Name, ot))
+	}
+	t := &typed[In, Out]{spec: spec, run: run}
+	t.sketch = Info{
+		Name: spec.Name, Title: spec.Title, Description: spec.Description,
+		ReadOnly: spec.ReadOnly, Destructive: spec.Destructive,
+		Idempotent: spec.Idempotent, OpenWorld: spec.OpenWorld, AsksUser: spec.AsksUser,
+		MaxResultChars: spec.MaxResultChars,
+	}
+	t.full = sync.OnceValue(func() built { return buildSchemas[In, Out](spec, t.sketch) })
+	t.valid = sync.OnceValues(func() (*validator, error) {
+		// The validator checks a copy of the schema without the enums.
+		s := t.full().in.CloneSchemas()
+		for path := range spec.Enums {
+			property(s, path).Enum = nil
+		}
+		return compile(spec.Name, s)
+	})
+	return t
+}
+
+// buildSchemas infers a tool's schemas and returns them with sketch
+// completed by their JSON.
+func buildSchemas[In, Out any](spec Spec[In], sketch Info) built {
 	in, err := jsonschema.For[In](nil)
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: input schema: %v", spec.Name, err))
@@ -151,12 +192,7 @@ func New[In, Out any](spec Spec[In], run func(ctx context.Context, env *Env, in 
 			p.Enum = append(p.Enum, v)
 		}
 	}
-	// A pointer output is never nil on success: its schema is its element's,
-	// and MCP requires an object.
-	ot := reflect.TypeFor[Out]()
-	for ot.Kind() == reflect.Pointer {
-		ot = ot.Elem()
-	}
+	ot := structOf(reflect.TypeFor[Out]())
 	out, err := jsonschema.ForType(ot, nil)
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: output schema: %v", spec.Name, err))
@@ -164,21 +200,15 @@ func New[In, Out any](spec Spec[In], run func(ctx context.Context, env *Env, in 
 	if out.Type != "object" {
 		panic(fmt.Sprintf("tool %s: output must be a struct, not %s", spec.Name, ot))
 	}
-	t := &typed[In, Out]{spec: spec, run: run}
-	t.valid = sync.OnceValues(func() (*validator, error) {
-		// The validator checks a copy of the schema without the enums.
-		s := in.CloneSchemas()
-		for path := range spec.Enums {
-			property(s, path).Enum = nil
-		}
-		return compile(spec.Name, s)
-	})
-	t.info = Info{
-		Name: spec.Name, Title: spec.Title, Description: spec.Description,
-		InputSchema: mustJSON(in), OutputSchema: mustJSON(out),
-		ReadOnly: spec.ReadOnly, Destructive: spec.Destructive,
-		Idempotent: spec.Idempotent, OpenWorld: spec.OpenWorld, AsksUser: spec.AsksUser,
-		MaxResultChars: spec.MaxResultChars,
+	sketch.InputSchema, sketch.OutputSchema = mustJSON(in), mustJSON(out)
+	return built{in: in, info: sketch}
+}
+
+// structOf returns t without its pointers: a pointer output is never nil on
+// success, so its schema is its element's (and MCP requires an object).
+func structOf(t reflect.Type) reflect.Type {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
 	}
 	return t
 }
@@ -191,23 +221,26 @@ func mustJSON(s *jsonschema.Schema) json.RawMessage {
 	return b
 }
 
-func (t *typed[In, Out]) Info() Info { return t.info }
+func (t *typed[In, Out]) Info() Info { return t.full().info }
+
+// Sketch implements [Sketcher].
+func (t *typed[In, Out]) Sketch() Info { return t.sketch }
 
 func (t *typed[In, Out]) Decode(raw json.RawMessage) (any, error) {
 	args, p := parseArgs(raw)
 	if p == nil {
 		valid, err := t.valid()
 		if err != nil {
-			return nil, Errorf(InvalidInput, "the input schema of %s does not compile: %v", ToolName(t.info.Name), err)
+			return nil, Errorf(InvalidInput, "the input schema of %s does not compile: %v", ToolName(t.spec.Name), err)
 		}
 		p = valid.check(args)
 	}
 	if p != nil {
-		return nil, ProblemError(t.info.Name, p)
+		return nil, ProblemError(t.spec.Name, p)
 	}
 	var in In
 	if err := json.Unmarshal(mustMarshal(args), &in); err != nil {
-		return nil, Errorf(InvalidInput, "arguments of %s: %v", ToolName(t.info.Name), err)
+		return nil, Errorf(InvalidInput, "arguments of %s: %v", ToolName(t.spec.Name), err)
 	}
 	return in, nil
 }
@@ -249,7 +282,7 @@ func (t *typed[In, Out]) stage(ctx context.Context, env *Env, in any, f func(con
 	}
 	v, ok := in.(In)
 	if !ok {
-		return nil, Errorf(InternalError, "%s: input of type %T, want %s", t.info.Name, in, reflect.TypeFor[In]())
+		return nil, Errorf(InternalError, "%s: input of type %T, want %s", t.spec.Name, in, reflect.TypeFor[In]())
 	}
 	v, err := f(ctx, env, v)
 	if isErr(err) {
@@ -270,7 +303,7 @@ func isErr(err error) bool {
 func (t *typed[In, Out]) Run(ctx context.Context, env *Env, in any) (any, error) {
 	v, ok := in.(In)
 	if !ok {
-		return nil, Errorf(InternalError, "%s: input of type %T, want %s", t.info.Name, in, reflect.TypeFor[In]())
+		return nil, Errorf(InternalError, "%s: input of type %T, want %s", t.spec.Name, in, reflect.TypeFor[In]())
 	}
 	out, err := t.run(ctx, env, v)
 	if isErr(err) {

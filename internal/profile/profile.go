@@ -20,6 +20,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hands-dev/hands/internal/tools"
 	"github.com/hands-dev/hands/tool"
@@ -216,7 +217,7 @@ func (p *Profile) Cores() []string {
 func (p *Profile) Apply(core []tool.Tool) []tool.Tool {
 	byName := map[string]tool.Tool{}
 	for _, t := range core {
-		byName[t.Info().Name] = t
+		byName[tool.SketchOf(t).Name] = t
 	}
 	var out []tool.Tool
 	for _, e := range p.Tools {
@@ -224,15 +225,11 @@ func (p *Profile) Apply(core []tool.Tool) []tool.Tool {
 		if !ok {
 			panic(fmt.Sprintf("profile %s: %s exposes core tool %q, which does not exist", p.Name, e.Name, e.Core))
 		}
-		if slices.ContainsFunc(out, func(o tool.Tool) bool { return o.Info().Name == e.Name }) {
+		if slices.ContainsFunc(out, func(o tool.Tool) bool { return tool.SketchOf(o).Name == e.Name }) {
 			panic(fmt.Sprintf("profile %s: %s is exposed twice", p.Name, e.Name))
 		}
-		w := wrap(t, e, p.Render != nil)
-		w.ignoreUnknown = e.IgnoreUnknown
-		if p.IgnoreUnknown {
-			w.ignoreUnknown = true
-			w.info.InputSchema = withoutKey(w.info.InputSchema, "additionalProperties")
-		}
+		w := wrap(t, e, p.Render != nil, p.IgnoreUnknown)
+		w.ignoreUnknown = e.IgnoreUnknown || p.IgnoreUnknown
 		out = append(out, w)
 	}
 	return out
@@ -383,11 +380,14 @@ func (c *carrier) Content() []tool.Content {
 	return []tool.Content{tool.Text(string(b))}
 }
 
-// wrapped is a core tool under a profile's names.
+// wrapped is a core tool under a profile's names. Its schemas are
+// rewritten at its first Info (see tool.Sketcher).
 type wrapped struct {
 	core tool.Tool
-	info tool.Info
-	e    Entry
+	// sketch is the Info without the schemas; info builds the whole.
+	sketch tool.Info
+	info   func() tool.Info
+	e      Entry
 	// carry makes Run hand its input to the renderer.
 	carry bool
 	// byName maps exposed names and aliases to parameters.
@@ -402,8 +402,8 @@ type wrapped struct {
 	enums map[string][]json.RawMessage
 }
 
-func wrap(t tool.Tool, e Entry, carry bool) *wrapped {
-	info := t.Info()
+func wrap(t tool.Tool, e Entry, carry, anyKeys bool) *wrapped {
+	info := tool.SketchOf(t)
 	core := info.Name
 	info.Name = e.Name
 	if info.Core == "" {
@@ -415,34 +415,45 @@ func wrap(t tool.Tool, e Entry, carry bool) *wrapped {
 	if e.Description != "" {
 		info.Description = e.Description
 	}
-	if e.OutputSchema != nil {
-		info.OutputSchema = e.OutputSchema
-	}
 	if e.MaxResultChars != 0 {
 		info.MaxResultChars = e.MaxResultChars
 	}
 	w := &wrapped{core: t, e: e, carry: carry, byName: map[string]Param{}, enums: map[string][]json.RawMessage{}}
 	w.addEnums(e.Params)
-	if e.Params != nil {
-		schema, err := buildSchema(info.InputSchema, e)
-		if err != nil {
-			panic(fmt.Sprintf("profile: %s exposes %s: %v", e.Name, core, err))
+	for _, p := range e.Params {
+		w.byName[p.Name] = p
+		w.exposed = append(w.exposed, p.Name)
+		for _, a := range p.Aliases {
+			w.byName[a] = p
 		}
-		info.InputSchema = schema
-		for _, p := range e.Params {
-			w.byName[p.Name] = p
-			w.exposed = append(w.exposed, p.Name)
-			for _, a := range p.Aliases {
-				w.byName[a] = p
-			}
-		}
-		sort.Strings(w.exposed)
 	}
-	w.info = info
+	sort.Strings(w.exposed)
+	w.sketch = info
+	w.info = sync.OnceValue(func() tool.Info {
+		full := t.Info()
+		info.InputSchema, info.OutputSchema = full.InputSchema, full.OutputSchema
+		if e.OutputSchema != nil {
+			info.OutputSchema = e.OutputSchema
+		}
+		if e.Params != nil {
+			schema, err := buildSchema(info.InputSchema, e)
+			if err != nil {
+				panic(fmt.Sprintf("profile: %s exposes %s: %v", e.Name, core, err))
+			}
+			info.InputSchema = schema
+		}
+		if anyKeys {
+			info.InputSchema = withoutKey(info.InputSchema, "additionalProperties")
+		}
+		return info
+	})
 	return w
 }
 
-func (w *wrapped) Info() tool.Info { return w.info }
+func (w *wrapped) Info() tool.Info { return w.info() }
+
+// Sketch implements tool.Sketcher.
+func (w *wrapped) Sketch() tool.Info { return w.sketch }
 
 func (w *wrapped) Decode(raw json.RawMessage) (any, error) {
 	args, terr := w.translate(raw)
@@ -485,7 +496,7 @@ func (w *wrapped) translate(raw json.RawMessage) (json.RawMessage, *tool.Error) 
 				continue
 			}
 			if !ok {
-				return nil, tool.Errorf(tool.InvalidInput, "invalid arguments for %s: unknown parameter %s; the parameters are %s", w.info.Name, k, strings.Join(w.exposed, ", "))
+				return nil, tool.Errorf(tool.InvalidInput, "invalid arguments for %s: unknown parameter %s; the parameters are %s", w.sketch.Name, k, strings.Join(w.exposed, ", "))
 			}
 			name = p.core()
 			if terr := w.checkEnum(p, name, v); terr != nil {
@@ -495,7 +506,7 @@ func (w *wrapped) translate(raw json.RawMessage) (json.RawMessage, *tool.Error) 
 				if bytes.Equal(args[name], v) {
 					continue
 				}
-				return nil, tool.Errorf(tool.InvalidInput, "invalid arguments for %s: %s and %s name the same parameter and have different values; give only %s", w.info.Name, prev, k, p.Name)
+				return nil, tool.Errorf(tool.InvalidInput, "invalid arguments for %s: %s and %s name the same parameter and have different values; give only %s", w.sketch.Name, prev, k, p.Name)
 			}
 			given[name] = k
 			if len(p.Items) > 0 {
@@ -579,7 +590,7 @@ func (w *wrapped) renameItems(v json.RawMessage, p Param) (json.RawMessage, *too
 		if keys, vals, err := orderedObject(el); err == nil {
 			for j, k := range keys {
 				if _, ok := names[k]; !ok {
-					return nil, tool.Errorf(tool.InvalidInput, "invalid arguments for %s: unknown parameter %s in %s[%d]; the parameters are %s", w.info.Name, k, p.Name, i, strings.Join(exposed, ", "))
+					return nil, tool.Errorf(tool.InvalidInput, "invalid arguments for %s: unknown parameter %s in %s[%d]; the parameters are %s", w.sketch.Name, k, p.Name, i, strings.Join(exposed, ", "))
 				}
 				for _, it := range p.Items {
 					if it.Name == k {
@@ -643,7 +654,7 @@ func (w *wrapped) renameErr(err error) error {
 // Tool returns the exposed name of the core tool w wraps.
 func (w *wrapped) Tool(core string) string {
 	if core == w.core.Info().Name {
-		return w.info.Name
+		return w.sketch.Name
 	}
 	return core
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"sync"
 	"text/template"
 	"time"
 
@@ -176,20 +177,28 @@ func minutes(d time.Duration) string {
 }
 
 // described is a tool whose description and schema text are filled from
-// the limits.
+// the limits; the schema's at its first Info (see tool.Sketcher).
 type described struct {
 	tool.Tool
-	info tool.Info
+	sketch tool.Info
+	info   func() tool.Info
 }
 
-func (d *described) Info() tool.Info { return d.info }
+func (d *described) Info() tool.Info { return d.info() }
+
+// Sketch implements tool.Sketcher.
+func (d *described) Sketch() tool.Info { return d.sketch }
 
 // withLimits fills t's description and parameter descriptions from l.
 func withLimits(t tool.Tool, l Limits) tool.Tool {
-	info := t.Info()
-	info.Description = l.Describe(info.Description)
-	info.InputSchema = []byte(l.Describe(string(info.InputSchema)))
-	return &described{Tool: t, info: info}
+	sketch := tool.SketchOf(t)
+	sketch.Description = l.Describe(sketch.Description)
+	return &described{Tool: t, sketch: sketch, info: sync.OnceValue(func() tool.Info {
+		info := t.Info()
+		info.Description = sketch.Description
+		info.InputSchema = []byte(l.Describe(string(info.InputSchema)))
+		return info
+	})}
 }
 
 // Or returns l with every zero field set to d's value: a host's limits
