@@ -3,7 +3,10 @@
 # glob` on a directory of ten files beside `rg --files` on it, run as real
 # processes, interleaved round by round (a shared machine's load hits each
 # alike). Prints the median wall time and the median CPU (user + system) of
-# each, and the ratios to rg.
+# each, and the ratios to rg. Beside them, for what any Go program of that
+# size pays before main: a hello-world Go binary (go-hello) and `hands
+# --version` (hands-version: the runtime start, package init and page
+# faults of the hands binary, no tool).
 #
 #   bench/coldstart.sh [ROUNDS]          (default 100)
 #   BENCH_BEFORE=/path/to/hands          also time an older build (hands-before)
@@ -15,10 +18,14 @@ ROUNDS=${1:-100}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 go build -o "$WORK/hands" ./cmd/hands
+mkdir "$WORK/hello"
+printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("hello") }\n' >"$WORK/hello/main.go"
+(cd "$WORK/hello" && go build -o "$WORK/go-hello" main.go)
 mkdir "$WORK/ten"
 for i in $(seq 1 10); do echo "file $i" > "$WORK/ten/f$i.txt"; done
-declare -A CMDS=([rg]="rg --files $WORK/ten" [hands]="$WORK/hands call --root $WORK/ten glob {\"pattern\":\"*\"}")
-NAMES=(rg hands)
+declare -A CMDS=([rg]="rg --files $WORK/ten" [hands]="$WORK/hands call --root $WORK/ten glob {\"pattern\":\"*\"}"
+	[go-hello]="$WORK/go-hello" [hands-version]="$WORK/hands --version")
+NAMES=(rg hands go-hello hands-version)
 if [ -n "${BENCH_BEFORE:-}" ]; then
 	CMDS[hands-before]="$BENCH_BEFORE call --root $WORK/ten glob {\"pattern\":\"*\"}"
 	NAMES+=(hands-before)
