@@ -69,14 +69,13 @@ func (r *Runtime) NeedsModel(name string) bool {
 }
 
 // fillDescriptions puts the agent types and skills into the descriptions
-// that list them.
+// that list them, when those are first read: the names below cost every
+// profile's table, which a start-up need not pay.
 func fillDescriptions(ts []tool.Tool, defs []agent.Def, sks []skill.Skill) {
-	// Most runtimes of one call have neither list to fill, and the names
-	// below cost every profile's table.
-	if !slices.ContainsFunc(ts, func(t tool.Tool) bool {
-		d := tool.SketchOf(t).Description
+	has := func(d string) bool {
 		return strings.Contains(d, tools.AgentsMarker) || strings.Contains(d, tools.SkillsMarker)
-	}) {
+	}
+	if !slices.ContainsFunc(ts, func(t tool.Tool) bool { return has(tool.SketchOf(t).Description) }) {
 		return
 	}
 	names := map[string]string{}
@@ -87,42 +86,45 @@ func fillDescriptions(ts []tool.Tool, defs []agent.Def, sks []skill.Skill) {
 		}
 		names[info.Name] = info.Name
 	}
-	aliases := toolAliases()
-	name := func(n string) string {
-		if v, ok := names[n]; ok {
-			return v
+	lists := sync.OnceValues(func() (string, string) {
+		aliases := toolAliases()
+		name := func(n string) string {
+			if v, ok := names[n]; ok {
+				return v
+			}
+			if core, ok := aliases[n]; ok {
+				return names[core]
+			}
+			return ""
 		}
-		if core, ok := aliases[n]; ok {
-			return names[core]
-		}
-		return ""
-	}
-	agents := agent.Describe(defs, name)
-	skills := skill.Describe(sks)
+		return agent.Describe(defs, name), skill.Describe(sks)
+	})
 	for i, t := range ts {
-		d := tool.SketchOf(t).Description
-		if strings.Contains(d, tools.AgentsMarker) || strings.Contains(d, tools.SkillsMarker) {
-			ts[i] = redescribed{t, strings.ReplaceAll(strings.ReplaceAll(d, tools.AgentsMarker, agents), tools.SkillsMarker, skills)}
+		if d := tool.SketchOf(t).Description; has(d) {
+			ts[i] = redescribed{t, sync.OnceValue(func() string {
+				agents, skills := lists()
+				return strings.ReplaceAll(strings.ReplaceAll(d, tools.AgentsMarker, agents), tools.SkillsMarker, skills)
+			})}
 		}
 	}
 }
 
-// redescribed is a tool with another description.
+// redescribed is a tool with another description, made when first read.
 type redescribed struct {
 	tool.Tool
-	description string
+	description func() string
 }
 
 func (d redescribed) Info() tool.Info {
 	info := d.Tool.Info()
-	info.Description = d.description
+	info.Description = d.description()
 	return info
 }
 
 // Sketch implements tool.Sketcher.
 func (d redescribed) Sketch() tool.Info {
 	info := tool.SketchOf(d.Tool)
-	info.Description = d.description
+	info.Description = d.description()
 	return info
 }
 
