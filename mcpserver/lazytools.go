@@ -17,6 +17,14 @@ import (
 // any tools/list is answered), so that notification is held back, unless
 // the runtime's tools really changed after it.
 
+// toolCapabilities are what the SDK declares by default once tools are
+// added (logging, as its default, and tools with listChanged): they are
+// added at the first tools/list or tools/call, after initialize.
+func toolCapabilities() *mcp.ServerCapabilities {
+	//lint:ignore SA1019 the SDK's own default, declared as before (deprecated for protocol 2026-07-28 on)
+	return &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Tools: &mcp.ToolCapabilities{ListChanged: true}}
+}
+
 // offerToolsFirst offers the tools before the first tools/list or
 // tools/call reaches the SDK.
 func (s *Server) offerToolsFirst(next mcp.MethodHandler) mcp.MethodHandler {

@@ -186,9 +186,7 @@ func (s *Server) newMCP(stateless bool) *mcp.Server {
 	opts := &mcp.ServerOptions{
 		Logger:       sdkLogger(s.log),
 		Instructions: fmt.Sprintf("Hands: file, search and shell tools over %v (profile %s).", s.rt.Roots(), s.rt.Profile()),
-		// What the SDK would say with the tools added: they are added
-		// at the first tools/list or tools/call.
-		Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Tools: &mcp.ToolCapabilities{ListChanged: true}},
+		Capabilities: toolCapabilities(),
 	}
 	if !stateless {
 		// The session starts when the client has initialized, not at
