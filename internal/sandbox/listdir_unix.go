@@ -23,15 +23,8 @@ type ListDir struct {
 // OpenListDir opens the directory at p for listing, checked as ReadDir
 // checks it.
 func (s *Set) OpenListDir(p Path) (*ListDir, error) {
-	r, rel, abs, err := s.at("readdir", p)
+	f, _, _, abs, err := s.openIn("readdir", p)
 	if err != nil {
-		return nil, err
-	}
-	f, err := r.Open(rel)
-	if err != nil {
-		return nil, s.fail("readdir", abs, err)
-	}
-	if f, err = s.opened(f, abs); err != nil {
 		return nil, err
 	}
 	defer f.Close()

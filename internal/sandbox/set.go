@@ -251,15 +251,26 @@ func (s *Set) Open(p Path) (*os.File, error) {
 	if p.grant != nil {
 		return openGrant(p)
 	}
-	r, rel, abs, err := s.at("open", p)
+	f, _, _, _, err := s.openIn("open", p)
+	return f, err
+}
+
+// openIn opens the file or directory at p for reading within its root and
+// checks, by where the kernel says it is, that what was opened is still in
+// a root and not denied (see opened). It returns the root and p's name
+// relative to it, and its absolute name for messages.
+func (s *Set) openIn(op string, p Path) (f *os.File, r *os.Root, rel, abs string, err error) {
+	r, rel, abs, err = s.at(op, p)
 	if err != nil {
-		return nil, err
+		return nil, nil, "", abs, err
 	}
-	f, err := r.Open(rel)
-	if err != nil {
-		return nil, s.fail("open", abs, err)
+	if f, err = r.Open(rel); err != nil {
+		return nil, nil, "", abs, s.fail(op, abs, err)
 	}
-	return s.opened(f, abs)
+	if f, err = s.opened(f, abs); err != nil {
+		return nil, nil, "", abs, err
+	}
+	return f, r, rel, abs, nil
 }
 
 // opened checks what an operation opened, as the kernel names it: os.Root
@@ -343,17 +354,10 @@ func (s *Set) ReadDirTypes(p Path) ([]os.DirEntry, error) {
 }
 
 func (s *Set) readDir(p Path, lazy bool) ([]os.DirEntry, error) {
-	r, rel, abs, err := s.at("readdir", p)
-	if err != nil {
-		return nil, err
-	}
-	f, err := r.Open(rel)
-	if err != nil {
-		return nil, s.fail("readdir", abs, err)
-	}
 	// os.Root keeps the open inside the root; what was opened must also
 	// not be a denied directory swapped in after Resolve.
-	if f, err = s.opened(f, abs); err != nil {
+	f, r, rel, abs, err := s.openIn("readdir", p)
+	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
