@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"testing"
 
@@ -31,7 +32,7 @@ func benchSession(b *testing.B, opts hands.Options) *mcp.ClientSession {
 	sr, cw := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { srv.ServeIO(ctx, sr, sw); close(done) }()
+	go serverSide(ctx, func(ctx context.Context) { srv.ServeIO(ctx, sr, sw); close(done) })
 	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: cr, Writer: cw}, nil)
 	if err != nil {
@@ -46,6 +47,74 @@ func benchSession(b *testing.B, opts hands.Options) *mcp.ClientSession {
 		rt.Close()
 	})
 	return cs
+}
+
+// serverSide runs f, and every goroutine it starts, under the pprof label
+// side=server, so that a profile of a benchmark can be cut to the server's
+// share of a call: go tool pprof -tagfocus side=server.
+func serverSide(ctx context.Context, f func(context.Context)) {
+	pprof.Do(ctx, pprof.Labels("side", "server"), f)
+}
+
+// floorSession serves the reply floor of bench/cmd/floorserver in process
+// (a go-sdk server whose one tool returns a precomputed text of the
+// given size, over the SDK's own stdio-like transport), for profiles of
+// the floor beside Hands's calls.
+func floorSession(b *testing.B, text string) *mcp.ClientSession {
+	b.Helper()
+	s := mcp.NewServer(&mcp.Implementation{Name: "floor", Version: "1"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "floor", Description: "Returns the text."},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
+		})
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go serverSide(ctx, func(ctx context.Context) {
+		s.Run(ctx, &mcp.IOTransport{Reader: sr, Writer: nopCloser{sw}})
+		close(done)
+	})
+	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: cr, Writer: cw}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		cs.Close()
+		cancel()
+		sr.Close()
+		<-done
+	})
+	return cs
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+// benchFloor times the floor's reply of the same text Hands's call
+// replies with (measured once, before the timing).
+func benchFloor(b *testing.B, opts hands.Options, name string, args map[string]any) {
+	hs := benchSession(b, opts)
+	res, err := hs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil || res.IsError {
+		b.Fatalf("%s: %v %v", name, err, res)
+	}
+	var text strings.Builder
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			text.WriteString(t.Text)
+		}
+	}
+	cs := floorSession(b, text.String())
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "floor", Arguments: map[string]any{}}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
 
 // goSrc returns a file or directory of GOROOT/src, skipping the benchmark
@@ -104,4 +173,29 @@ func BenchmarkCallBash(b *testing.B) {
 func BenchmarkCallRead240K(b *testing.B) {
 	p := goSrc(b, "cmd/compile/internal/ssa/rewriteRISCV64.go")
 	benchCall(b, hands.Options{Roots: []string{filepath.Dir(p)}}, "view", map[string]any{"path": p})
+}
+
+func BenchmarkFloorRead32K(b *testing.B) {
+	p := goSrc(b, "cmd/api/main_test.go")
+	benchFloor(b, hands.Options{Roots: []string{filepath.Dir(p)}}, "view", map[string]any{"path": p})
+}
+
+func BenchmarkFloorRead3K(b *testing.B) {
+	p := goSrc(b, "bytes/iter.go")
+	benchFloor(b, hands.Options{Roots: []string{filepath.Dir(p)}}, "view", map[string]any{"path": p})
+}
+
+func BenchmarkFloorRead240K(b *testing.B) {
+	p := goSrc(b, "cmd/compile/internal/ssa/rewriteRISCV64.go")
+	benchFloor(b, hands.Options{Roots: []string{filepath.Dir(p)}}, "view", map[string]any{"path": p})
+}
+
+func BenchmarkFloorList(b *testing.B) {
+	p := goSrc(b, "net/http")
+	benchFloor(b, hands.Options{Roots: []string{p}}, "view", map[string]any{"path": p})
+}
+
+func BenchmarkFloorGlob(b *testing.B) {
+	p := goSrc(b, "net/http")
+	benchFloor(b, hands.Options{Roots: []string{p}}, "glob", map[string]any{"pattern": "**/*_test.go", "path": p})
 }

@@ -132,9 +132,14 @@ func (c *lineConn) refuse(b *badMessage) {
 }
 
 func (c *lineConn) writeLine(data []byte) error {
+	return c.write(append(data, '\n'))
+}
+
+// write writes line, which ends in its newline.
+func (c *lineConn) write(line []byte) error {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	_, err := c.out.Write(append(data, '\n'))
+	_, err := c.out.Write(line)
 	return err
 }
 
@@ -257,7 +262,7 @@ func (c *lineConn) accept(msg jsonrpc.Message) (_ jsonrpc.Message, ok bool) {
 // Write writes one message as a line, recording requests the client must
 // answer and requests now answered.
 func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	data, err := jsonrpc.EncodeMessage(msg)
+	line, err := encodeLine(msg)
 	if err != nil {
 		return err
 	}
@@ -268,7 +273,8 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		c.signal()
 		c.mu.Unlock()
 	}
-	err = c.writeLine(data)
+	err = c.write(*line)
+	putLine(line)
 	if resp, ok := msg.(*jsonrpc.Response); ok || err != nil {
 		c.mu.Lock()
 		if ok {
