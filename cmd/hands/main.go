@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/hands-dev/hands/internal/gcpace"
 )
 
 func main() {
@@ -72,10 +74,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	cmd, rest := args[0], args[1:]
 	switch cmd {
 	case "serve":
+		gcpace.Start()
 		return cmdServe(ctx, rest, stdin, stdout, stderr)
 	case "call":
 		return cmdCall(ctx, rest, stdin, stdout, stderr)
 	case "run":
+		gcpace.Start()
 		return cmdRun(ctx, rest, stdin, stdout, stderr)
 	case "tools":
 		return cmdTools(rest, stdout, stderr)
