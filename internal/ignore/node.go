@@ -101,7 +101,7 @@ func NewRoot(dir string, cfg Config) *Node {
 	if !cfg.NoVCS && !cfg.NoGlobal {
 		path := cfg.Global
 		if path == "" {
-			path = GlobalExcludesFile()
+			path = globalExcludes()
 		}
 		if data, err := readFile(path); err == nil && path != "" {
 			sh.global, _ = Parse(data)
@@ -112,7 +112,7 @@ func NewRoot(dir string, cfg Config) *Node {
 	chain := []string{dir}
 	if !cfg.NoParents {
 		for d := dir; ; {
-			if _, err := os.Lstat(filepath.Join(d, GitDirName)); err == nil {
+			if present(d)&HasGit != 0 {
 				break
 			}
 			p := filepath.Dir(d)
@@ -126,12 +126,7 @@ func NewRoot(dir string, cfg Config) *Node {
 	n := &Node{dir: "", shared: sh}
 	for i := len(chain) - 1; i >= 0; i-- {
 		d := chain[i]
-		var f Files
-		for _, name := range []string{GitignoreName, IgnoreName, RgignoreName, GitDirName} {
-			if _, err := os.Lstat(filepath.Join(d, name)); err == nil {
-				f |= FileFlag(name)
-			}
-		}
+		f := present(d)
 		if i > 0 && f == 0 {
 			continue
 		}
