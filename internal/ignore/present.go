@@ -124,3 +124,17 @@ type globalEntry struct {
 // trusted: a change in the same tick of a coarse clock as the stat before
 // it would leave the stamp as it was (git's "racily clean" entries).
 var racyWindow = 2 * time.Second
+
+// InRepository reports whether dir or a directory above it holds .git
+// (a directory or a file), as NewRoot finds the repository root, and from
+// the same kept answers. Only the existence of .git is looked at.
+func InRepository(dir string) bool {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if present(d)&HasGit != 0 {
+			return true
+		}
+		if filepath.Dir(d) == d {
+			return false
+		}
+	}
+}

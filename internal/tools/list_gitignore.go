@@ -62,14 +62,7 @@ func hasGitDir(st *State, dir string) bool {
 // root is inside a repository. Only the existence of .git is looked at:
 // nothing outside the roots is read.
 func repoAbove(root string) bool {
-	for d := filepath.Dir(root); ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return true
-		}
-		if filepath.Dir(d) == d {
-			return false
-		}
-	}
+	return ignore.InRepository(filepath.Dir(root))
 }
 
 // child returns the stack for dir, a directory just below g's (or the

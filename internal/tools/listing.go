@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path"
 	"strings"
 
 	"github.com/hands-dev/hands/internal/sandbox"
@@ -29,11 +28,14 @@ func listTree(ctx context.Context, st *State, p sandbox.Path, depth int) (string
 			return err
 		}
 		base := dir.Path().Abs
+		if !strings.HasSuffix(base, "/") {
+			base += "/" // an entry's name is one plain element: no Join needed
+		}
 		for _, e := range entries {
 			if e.Name() == ".git" {
 				continue
 			}
-			abs := path.Join(base, e.Name())
+			abs := base + e.Name()
 			if st.FS.Denied(abs) || git.ignored(abs, e.IsDir()) {
 				continue
 			}

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -312,6 +313,7 @@ func window(out *ReadOutput, lines textLines, in ReadInput, lim Limits, b Behavi
 	end := min(total, start-1+n)
 	out.StartLine = start
 	out.More = end < total
+	out.Lines = slices.Grow(out.Lines, end-start+1)
 	for l := range lines.between(start, end) {
 		out.Lines = append(out.Lines, cutLine(l, lim.LineChars, &out.CutLines))
 		out.cutAt = lim.LineChars
