@@ -15,12 +15,12 @@ func TestPercentFor(t *testing.T) {
 	}{
 		{0, maxPercent},
 		{1, maxPercent},
-		{1 << 20, maxPercent},     // the runtime's least goal, 4 MiB × 4, is minGoal
-		{minGoal / 5, maxPercent}, // 3.2 MiB: 5 × live is minGoal
-		{4 << 20, 300},            // 4 × live is minGoal
-		{minGoal/2 - 1<<10, 100},  // just under 8 MiB: twice live is about minGoal
-		{minGoal / 2, 100},        // twice live is minGoal
-		{100 << 20, 100},          // a large file: as GOGC=100
+		{1 << 20, maxPercent}, // the runtime's least goal, 4 MiB × maxPercent/100, is minGoal
+		{minGoal * 100 / (100 + maxPercent), maxPercent}, // (1 + maxPercent/100) × live is minGoal
+		{minGoal * 2 / 5, 150},                           // 2.5 × live is minGoal
+		{minGoal/2 - 1<<10, 100},                         // just under minGoal/2: twice live is about minGoal
+		{minGoal / 2, 100},                               // twice live is minGoal
+		{100 << 20, 100},                                 // a large file: as GOGC=100
 		{1 << 40, 100},
 	} {
 		got := percentFor(c.live)
