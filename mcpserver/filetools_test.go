@@ -242,3 +242,35 @@ func TestListOverMCP(t *testing.T) {
 	}
 	c.fail("INVALID_INPUT", "list", map[string]any{"path": "hello.txt"})
 }
+
+// TestViewHonoursGitignoresAbove: a directory listed below a repository's
+// top hides what the .gitignore files of the directories above it and its
+// own ignore; outside a repository (its .git gone) they do not apply.
+func TestViewHonoursGitignoresAbove(t *testing.T) {
+	c := newFileClient(t, hands.Options{})
+	write := func(files map[string]string) {
+		for name, data := range files {
+			p := filepath.Join(c.root, name)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	write(map[string]string{".git/HEAD": "ref: refs/heads/main\n", ".gitignore": "*.log\n", "sub/.gitignore": "*.tmp\n",
+		"sub/deep/a.txt": "a", "sub/deep/b.log": "b", "sub/deep/c.tmp": "c", "sub/deep/.gitignore": "/d.md\n", "sub/deep/d.md": "d"})
+	dir := filepath.Join(c.root, "sub", "deep")
+	got, _ := c.ok("view", map[string]any{"path": "sub/deep"})
+	if want := dir + "/\n  - .gitignore\n  - a.txt"; got != want {
+		t.Errorf("in a repository:\n%s\nwant\n%s", got, want)
+	}
+	if err := os.RemoveAll(filepath.Join(c.root, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = c.ok("view", map[string]any{"path": "sub/deep"})
+	if want := dir + "/\n  - .gitignore\n  - a.txt\n  - b.log\n  - c.tmp\n  - d.md"; got != want {
+		t.Errorf("outside a repository:\n%s\nwant\n%s", got, want)
+	}
+}

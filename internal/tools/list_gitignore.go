@@ -45,9 +45,13 @@ func gitIgnoresFor(st *State, p sandbox.Path) *gitIgnores {
 		}
 		d = parent
 	}
+	// Only the top of the chain may hold .git (the loop stopped at the
+	// first that does): in a repository every directory of the chain has
+	// its .gitignore read, outside one none has, without looking for .git
+	// again as child would.
 	g := &gitIgnores{inRepo: inRepo}
-	for i := len(chain) - 1; i >= 0; i-- {
-		g = g.child(st, chain[i])
+	for i := len(chain) - 1; inRepo && i >= 0; i-- {
+		g = g.under(chain[i], readGitignore(st, chain[i]))
 	}
 	return g
 }
@@ -65,16 +69,6 @@ func repoAbove(root string) bool {
 	return ignore.InRepository(filepath.Dir(root))
 }
 
-// child returns the stack for dir, a directory just below g's (or the
-// first one), with dir's .gitignore on top when it has one and dir is in a
-// repository.
-func (g *gitIgnores) child(st *State, dir string) *gitIgnores {
-	if !g.inRepo && !hasGitDir(st, dir) {
-		return g
-	}
-	return g.under(dir, readGitignore(st, dir))
-}
-
 // under returns the stack for dir, a directory in a repository just below
 // g's, with rules (nil for none) on top.
 func (g *gitIgnores) under(dir string, rules *ignore.Rules) *gitIgnores {
@@ -86,10 +80,11 @@ func (g *gitIgnores) under(dir string, rules *ignore.Rules) *gitIgnores {
 	return c
 }
 
-// childIn is child for a directory opened for listing, whose entries say
-// whether it holds .git and .gitignore: nothing is looked up by path
-// unless one of them is a link (which the path lookup follows, as child's
-// does).
+// childIn returns the stack for a directory just below g's, opened for
+// listing, with its .gitignore on top when it has one and is in a
+// repository. Its entries say whether it holds .git and .gitignore:
+// nothing is looked up by path unless one of them is a link (which the
+// path lookup follows).
 func (g *gitIgnores) childIn(st *State, dir *sandbox.ListDir, entries []os.DirEntry) *gitIgnores {
 	abs := dir.Path().Abs
 	var gitE, ignoreE os.DirEntry
