@@ -288,7 +288,9 @@ func (w *walker) push(jobs []job) {
 
 func (w *walker) work() {
 	var subdirs []job
-	buf := make([]byte, 32<<10)
+	bp := direntBufs.Get().(*[]byte)
+	defer direntBufs.Put(bp)
+	buf := *bp
 	for {
 		w.mu.Lock()
 		for len(w.stack) == 0 && w.pending > 0 && !w.stop.Load() {
@@ -329,6 +331,12 @@ func (w *walker) work() {
 		w.mu.Unlock()
 	}
 }
+
+// direntBufs holds the buffers workers read directory entries into (the
+// names are copied out): a walk of a small tree, as a glob of one
+// package is, would otherwise allocate 32 KiB per worker for a few
+// directories.
+var direntBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
 // readDir reports the entries of one directory and returns its
 // subdirectories to walk, appended to out.
