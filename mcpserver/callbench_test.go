@@ -95,8 +95,9 @@ func (nopCloser) Close() error { return nil }
 
 // benchFloor times the floor's reply of the same text Hands's call
 // replies with (measured once, before the timing).
-func benchFloor(b *testing.B, opts hands.Options, name string, args map[string]any) {
-	hs := benchSession(b, opts)
+func benchFloor(b *testing.B, c callCase) {
+	hs := benchSession(b, c.opts)
+	name, args := c.name, c.args
 	res, err := hs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil || res.IsError {
 		b.Fatalf("%s: %v %v", name, err, res)
@@ -131,8 +132,9 @@ func goSrc(b *testing.B, rel string) string {
 	return p
 }
 
-func benchCall(b *testing.B, opts hands.Options, name string, args map[string]any) {
-	cs := benchSession(b, opts)
+func benchCall(b *testing.B, c callCase) {
+	cs := benchSession(b, c.opts)
+	name, args := c.name, c.args
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -146,56 +148,53 @@ func benchCall(b *testing.B, opts hands.Options, name string, args map[string]an
 	}
 }
 
-func BenchmarkCallRead32K(b *testing.B) {
-	p := goSrc(b, "cmd/api/main_test.go")
-	benchCall(b, hands.Options{Roots: []string{filepath.Dir(p)}}, "view", map[string]any{"path": p})
+// benchCase returns the runtime's options and the call of one benchmark:
+// reads of a 32 KB, 3.5 KB and 240 KB file of GOROOT/src, a listing and
+// a glob of net/http, bash true.
+func benchCase(b *testing.B, name string) callCase {
+	inDir := func(rel string) callCase {
+		p := goSrc(b, rel)
+		return callCase{hands.Options{Roots: []string{filepath.Dir(p)}}, "view", map[string]any{"path": p}}
+	}
+	switch name {
+	case "Read32K":
+		return inDir("cmd/api/main_test.go")
+	case "Read3K":
+		return inDir("bytes/iter.go")
+	case "Read240K":
+		return inDir("cmd/compile/internal/ssa/rewriteRISCV64.go")
+	case "List":
+		p := goSrc(b, "net/http")
+		return callCase{hands.Options{Roots: []string{p}}, "view", map[string]any{"path": p}}
+	case "Glob":
+		p := goSrc(b, "net/http")
+		return callCase{hands.Options{Roots: []string{p}}, "glob", map[string]any{"pattern": "**/*_test.go", "path": p}}
+	case "Bash":
+		return callCase{hands.Options{Roots: []string{b.TempDir()}}, "bash", map[string]any{"command": "true"}}
+	}
+	b.Fatalf("no benchmark case %s", name)
+	return callCase{}
 }
 
-func BenchmarkCallRead3K(b *testing.B) {
-	p := goSrc(b, "bytes/iter.go")
-	benchCall(b, hands.Options{Roots: []string{filepath.Dir(p)}}, "view", map[string]any{"path": p})
+// callCase is a runtime's options and one call to make of it.
+type callCase struct {
+	opts hands.Options
+	name string
+	args map[string]any
 }
 
-func BenchmarkCallList(b *testing.B) {
-	p := goSrc(b, "net/http")
-	benchCall(b, hands.Options{Roots: []string{p}}, "view", map[string]any{"path": p})
-}
+func BenchmarkCallRead32K(b *testing.B)  { benchCall(b, benchCase(b, "Read32K")) }
+func BenchmarkCallRead3K(b *testing.B)   { benchCall(b, benchCase(b, "Read3K")) }
+func BenchmarkCallRead240K(b *testing.B) { benchCall(b, benchCase(b, "Read240K")) }
+func BenchmarkCallList(b *testing.B)     { benchCall(b, benchCase(b, "List")) }
+func BenchmarkCallGlob(b *testing.B)     { benchCall(b, benchCase(b, "Glob")) }
+func BenchmarkCallBash(b *testing.B)     { benchCall(b, benchCase(b, "Bash")) }
 
-func BenchmarkCallGlob(b *testing.B) {
-	p := goSrc(b, "net/http")
-	benchCall(b, hands.Options{Roots: []string{p}}, "glob", map[string]any{"pattern": "**/*_test.go", "path": p})
-}
-
-func BenchmarkCallBash(b *testing.B) {
-	benchCall(b, hands.Options{Roots: []string{b.TempDir()}}, "bash", map[string]any{"command": "true"})
-}
-
-func BenchmarkCallRead240K(b *testing.B) {
-	p := goSrc(b, "cmd/compile/internal/ssa/rewriteRISCV64.go")
-	benchCall(b, hands.Options{Roots: []string{filepath.Dir(p)}}, "view", map[string]any{"path": p})
-}
-
-func BenchmarkFloorRead32K(b *testing.B) {
-	p := goSrc(b, "cmd/api/main_test.go")
-	benchFloor(b, hands.Options{Roots: []string{filepath.Dir(p)}}, "view", map[string]any{"path": p})
-}
-
-func BenchmarkFloorRead3K(b *testing.B) {
-	p := goSrc(b, "bytes/iter.go")
-	benchFloor(b, hands.Options{Roots: []string{filepath.Dir(p)}}, "view", map[string]any{"path": p})
-}
-
-func BenchmarkFloorRead240K(b *testing.B) {
-	p := goSrc(b, "cmd/compile/internal/ssa/rewriteRISCV64.go")
-	benchFloor(b, hands.Options{Roots: []string{filepath.Dir(p)}}, "view", map[string]any{"path": p})
-}
-
-func BenchmarkFloorList(b *testing.B) {
-	p := goSrc(b, "net/http")
-	benchFloor(b, hands.Options{Roots: []string{p}}, "view", map[string]any{"path": p})
-}
-
-func BenchmarkFloorGlob(b *testing.B) {
-	p := goSrc(b, "net/http")
-	benchFloor(b, hands.Options{Roots: []string{p}}, "glob", map[string]any{"pattern": "**/*_test.go", "path": p})
-}
+// The floor's reply to the same call, for profiles beside Hands's:
+// go test -run X -bench 'Read32K' -cpuprofile cpu.out ./mcpserver, then
+// go tool pprof -tagfocus side=server.
+func BenchmarkFloorRead32K(b *testing.B)  { benchFloor(b, benchCase(b, "Read32K")) }
+func BenchmarkFloorRead3K(b *testing.B)   { benchFloor(b, benchCase(b, "Read3K")) }
+func BenchmarkFloorRead240K(b *testing.B) { benchFloor(b, benchCase(b, "Read240K")) }
+func BenchmarkFloorList(b *testing.B)     { benchFloor(b, benchCase(b, "List")) }
+func BenchmarkFloorGlob(b *testing.B)     { benchFloor(b, benchCase(b, "Glob")) }
