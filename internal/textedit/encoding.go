@@ -287,21 +287,39 @@ func binaryText(b []byte) bool {
 		b = b[:sniffLen]
 	}
 	n, controls := 0, 0
-	for len(b) > 0 {
-		r, size := utf8.DecodeRune(b)
-		b = b[size:]
-		if r == utf8.RuneError && size == 1 && len(b) < utf8.UTFMax {
+	for i := 0; i < len(b); {
+		if c := b[i]; c < utf8.RuneSelf { // most of a text is ASCII
+			n++
+			if asciiControl[c] {
+				controls++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		i += size
+		if r == utf8.RuneError && size == 1 && len(b)-i < utf8.UTFMax {
 			break // a character cut in half by the sample
 		}
 		n++
-		switch {
-		case r == '\t', r == '\n', r == '\v', r == '\f', r == '\r', r == '\b', r == 0x1b:
-		case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:
+		if r < 0xa0 { // C1 controls
 			controls++
 		}
 	}
 	return controls*10 > n
 }
+
+// asciiControl marks the ASCII control characters binaryText counts: all
+// but tab, the line and page breaks, backspace and escape.
+var asciiControl = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = c < 0x20 || c == 0x7f
+	}
+	for _, c := range "\t\n\v\f\r\b\x1b" {
+		t[c] = false
+	}
+	return t
+}()
 
 // decodeLineEndings turns CR LF into LF and records the endings in enc. It
 // copies b once.
