@@ -86,6 +86,12 @@ type Config struct {
 	// socket of the proxy (see Proxy) the helper forwards to.
 	Network     Network
 	ProxySocket string
+	// UnixSockets lists the path-based UNIX sockets outside the writable
+	// trees commands may still reach, in every network mode: a socket's
+	// absolute path, or a directory ending in "/" for every socket below
+	// it; AllUnixSockets leaves every one reachable. Every other is
+	// masked (sockets.go).
+	UnixSockets []string
 }
 
 // An Isolator starts commands in namespaces. It is safe for concurrent use.
@@ -138,7 +144,10 @@ func (i *Isolator) spec() nsinit.Spec {
 	case "allow":
 		s.NetNS, s.Proxy, s.ProxyPort = true, c.ProxySocket, proxyPort
 	}
-	s.Masks = i.masks(s.Writable, s.NetNS)
+	if i.MasksUnixSockets() {
+		// No way out through a UNIX socket file either (sockets.go).
+		s.Masks = append(s.Masks, i.socketMasks(s.Writable, s.Masks)...)
+	}
 	return s
 }
 

@@ -8,8 +8,8 @@ import (
 // masks lists, sorted (a directory before what it holds),
 // what a command that starts now must find masked: the configured masks
 // (secrets, denied paths), what a deny pattern matches in the roots now,
-// and with a network namespace of its own, the UNIX sockets outside the
-// writable trees (sockets.go). It is the one mask step: the spawner covers
+// and, in every network mode (netNS no longer matters), the UNIX sockets
+// outside the writable trees but the reachable ones (sockets.go). It is the one mask step: the spawner covers
 // them at its start, then, before each command, whatever of the list
 // computed for that command is not covered yet (what appeared since, or
 // came back after the server removed it, which detached its mask). The
@@ -28,8 +28,9 @@ func (i *Isolator) masks(writable []string, netNS bool) []string {
 			out = append(out, filepath.Clean(m))
 		}
 	}
-	if netNS {
-		// No way out through a UNIX socket file either (sockets.go).
+	if i.MasksUnixSockets() {
+		// No way out through a UNIX socket file either, in any network
+		// mode (sockets.go).
 		out = append(out, i.socketMasks(writable, out)...)
 	}
 	slices.Sort(out)

@@ -14,11 +14,11 @@ import (
 //
 // A read-only mount does not stop connect(2) on a UNIX socket file: the
 // kernel's read-only check covers writes to files, directories and links,
-// and a connection writes none. So a command in the "off" or "allow"
-// network mode, whose network namespace has no way out, could still reach
-// /run/docker.sock (and through Docker, everything), a D-Bus bus, an
-// ssh-agent, X11, tmux or an editor's command socket. In those modes the
-// spec covers, with empty read-only masks:
+// and a connection writes none. So a command could reach /run/docker.sock
+// (and through Docker, `docker run -v /:/host`, everything), a D-Bus bus,
+// an ssh-agent, a gpg-agent, systemd, X11, tmux or an editor's command
+// socket, whatever the network mode. Unless Config.UnixSockets says "all",
+// the spec covers, with empty read-only masks:
 //
 //   - /run (and /var/run) whole, or where it holds NixOS's system links
 //     (which hold programs, not sockets), every directory and socket at its
@@ -35,32 +35,39 @@ import (
 //     command starts (/proc/net/unix), wherever it is.
 //
 // What lies inside the writable trees (the roots, the session's temporary
-// directory: the project's own sockets, the allow mode's proxy) stays
-// reachable; a directory that holds one of them is not masked, but what
-// else it holds is.
+// directory: the project's own sockets, the allow mode's proxy), the
+// sockets and directories Config.UnixSockets names (--unix-socket) and
+// what the system needs (systemKeep: resolv.conf under /run) stays
+// reachable; a directory that holds one of them is not masked, but the
+// directories and sockets it also holds are.
 //
 // Landlock controls connecting to a socket by path only from ABI 9
-// (LANDLOCK_ACCESS_FS_RESOLVE_UNIX, merged in 2026); on older kernels (6.18
-// has ABI 7) masks are the way.
+// (LANDLOCK_ACCESS_FS_RESOLVE_UNIX, Linux 7.1); on older kernels (6.18
+// has ABI 7) masks are the way, and without namespaces there is none
+// (package confine asks for the right where the kernel has it).
 
 // SocketMasks lists what the masks of a command started now cover to keep
 // it from the UNIX sockets outside the writable trees, for `hands
-// doctor`: nothing with the network on.
+// doctor`: nothing with --unix-socket all.
 func (i *Isolator) SocketMasks() []string {
-	s := i.spec()
-	if !s.NetNS {
+	if !i.MasksUnixSockets() {
 		return nil
 	}
-	return i.socketMasks(s.Writable, nil)
+	return i.socketMasks(i.spec().Writable, nil)
 }
 
 // socketMasks lists the masks that keep a command from the UNIX sockets
-// outside writable and the proxy's socket, but those below masked.
+// outside writable, the proxy's socket and the reachable ones, but those
+// below masked.
 func (i *Isolator) socketMasks(writable, masked []string) []string {
 	keep := slices.Clone(writable)
 	if r, err := filepath.EvalSymlinks(i.cfg.ProxySocket); err == nil {
 		keep = append(keep, r)
 	}
+	for _, r := range i.ReachableSockets() {
+		keep = append(keep, strings.TrimSuffix(r, "/"))
+	}
+	keep = append(keep, systemKeep()...)
 	return i.sockets.socketMasks(keep, masked)
 }
 
@@ -117,10 +124,10 @@ func hostSockets() socketSources {
 }
 
 // socketMasks lists, resolved, what to mask so that no path-based UNIX
-// socket outside keep (the writable trees and the proxy socket) can be
-// reached: nothing inside a keep path, nothing below an entry of masked
-// (already covered), and of a directory that holds a keep path, what else
-// it holds.
+// socket outside keep (the writable trees, the proxy socket, the reachable
+// sockets) can be reached: nothing inside a keep path, nothing below an
+// entry of masked (already covered), and of a directory that holds a keep
+// path, the other directories and sockets it holds.
 func (src socketSources) socketMasks(keep, masked []string) []string {
 	// Entries of /run and the temporary directories are real paths once
 	// their directory is resolved (links among them are left out); the
@@ -201,11 +208,13 @@ func (src socketSources) socketMasks(keep, masked []string) []string {
 			continue
 		}
 		if slices.ContainsFunc(keep, func(k string) bool { return within(k, r) }) {
-			// It holds a writable tree (a root under /run/user/UID): what
-			// else it holds is masked instead, but links.
+			// It holds a writable tree (a root under /run/user/UID) or a
+			// reachable socket: the other directories and sockets it
+			// holds are masked instead (links lead to what has its own
+			// mask; plain files are no way to a socket).
 			entries, _ := os.ReadDir(r)
 			for _, e := range entries {
-				if e.Type()&os.ModeSymlink == 0 {
+				if e.IsDir() || e.Type()&os.ModeSocket != 0 {
 					real = append(real, filepath.Join(r, e.Name()))
 				}
 			}

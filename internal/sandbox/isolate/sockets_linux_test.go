@@ -93,22 +93,96 @@ func TestSocketMasks(t *testing.T) {
 	}
 }
 
-// spec masks the sockets only when the command has a network namespace
-// of its own: with the host's network, the host's sockets are no further.
-func TestSpecMasksSocketsOnlyWithoutNetwork(t *testing.T) {
+// spec masks the sockets in every network mode, but those --unix-socket
+// leaves reachable, and none with --unix-socket all.
+func TestSpecMasksSocketsInEveryNetworkMode(t *testing.T) {
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	listenUnix(t, base+"/run/docker.sock")
+	listenUnix(t, base+"/run/other.sock")
 	root := base + "/root"
 	os.Mkdir(root, 0o755)
-	for mode, want := range map[string]bool{"on": false, "off": true, "allow": true} {
-		i := New(Config{Roots: []string{root}, Network: Network{Mode: mode, Allow: []string{"example.com"}}})
+	for _, c := range []struct {
+		mode      string
+		reachable []string
+		want      []string // among run, its two sockets
+	}{
+		{"on", nil, []string{base + "/run"}},
+		{"off", nil, []string{base + "/run"}},
+		{"allow", nil, []string{base + "/run"}},
+		{"on", []string{base + "/run/docker.sock"}, []string{base + "/run/other.sock"}},
+		{"off", []string{base + "/run/docker.sock"}, []string{base + "/run/other.sock"}},
+		{"on", []string{base + "/run/"}, nil},
+		{"on", []string{AllUnixSockets}, nil},
+		{"allow", []string{AllUnixSockets}, nil},
+	} {
+		i := New(Config{Roots: []string{root}, Network: Network{Mode: c.mode, Allow: []string{"example.com"}}, UnixSockets: c.reachable})
 		i.sockets = socketSources{run: []string{base + "/run"}, getenv: func(string) string { return "" }}
-		if got := slices.Contains(i.spec().Masks, base+"/run"); got != want {
-			t.Errorf("network %s: the socket masked: %v, want %v", mode, got, want)
+		masks := i.spec().Masks
+		got := slices.DeleteFunc(slices.Clone(masks), func(m string) bool { return !within(m, base+"/run") })
+		if !slices.Equal(got, c.want) {
+			t.Errorf("network %s, reachable %q: masks %q, want %q", c.mode, c.reachable, got, c.want)
 		}
+		if doctor := i.SocketMasks(); !slices.Equal(doctor, got) {
+			t.Errorf("network %s, reachable %q: SocketMasks says %q, the spec masks %q", c.mode, c.reachable, doctor, got)
+		}
+	}
+}
+
+// A socket --unix-socket names is reachable through links and before it
+// exists; a directory keeps its trailing slash.
+func TestReachableSockets(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(base+"/real/dir", 0o755)
+	os.Symlink(base+"/real", base+"/link")
+	i := New(Config{UnixSockets: []string{base + "/link/docker.sock", base + "/link/dir/", base + "/link/later/x.sock", base + "/real/docker.sock"}})
+	want := []string{base + "/real/docker.sock", base + "/real/dir/", base + "/real/later/x.sock"}
+	if got := i.ReachableSockets(); !slices.Equal(got, want) {
+		t.Errorf("reachable: %q, want %q", got, want)
+	}
+	if !i.MasksUnixSockets() {
+		t.Error("a list of sockets masks the others")
+	}
+	all := New(Config{UnixSockets: []string{base + "/x.sock", AllUnixSockets}})
+	if all.MasksUnixSockets() || all.ReachableSockets() != nil {
+		t.Error("all masks nothing")
+	}
+	if err := CheckUnixSockets([]string{"/run/docker.sock", "/run/user/1000/", AllUnixSockets}); err != nil {
+		t.Error(err)
+	}
+	for _, bad := range []string{"docker.sock", "", "~/x.sock", "ALL"} {
+		if err := CheckUnixSockets([]string{bad}); err == nil || !strings.Contains(err.Error(), "give the absolute path of a socket") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}
+
+// A directory holding something to keep is looked into, but only its
+// directories and sockets are masked: a plain file there (resolv.conf
+// under /run) needs none.
+func TestSocketMasksGoRoundKeptFiles(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := base + "/run"
+	os.MkdirAll(run+"/systemd/resolve", 0o755)
+	os.MkdirAll(run+"/user/1000", 0o755)
+	os.WriteFile(run+"/systemd/resolve/stub-resolv.conf", []byte("nameserver 127.0.0.53\n"), 0o644)
+	os.WriteFile(run+"/systemd/resolve/resolv.conf", nil, 0o644)
+	os.WriteFile(run+"/utmp", nil, 0o644)
+	listenUnix(t, run+"/systemd/resolve/io.systemd.Resolve")
+	listenUnix(t, run+"/systemd/private")
+	src := socketSources{run: []string{run}, getenv: func(string) string { return "" }}
+	got := src.socketMasks([]string{run + "/systemd/resolve/stub-resolv.conf"}, nil)
+	want := []string{run + "/systemd/private", run + "/systemd/resolve/io.systemd.Resolve", run + "/user"}
+	if !slices.Equal(got, want) {
+		t.Errorf("masks:\n got %q\nwant %q", got, want)
 	}
 }
 
@@ -158,9 +232,10 @@ func serveWord(t *testing.T, p, word string) {
 	}()
 }
 
-// With the network off, a command cannot connect to a UNIX socket outside
-// the roots, though a read-only mount alone would let it; the roots' own
-// sockets stay reachable. With the network on, both are, as the network is.
+// In every network mode, a command cannot connect to a UNIX socket
+// outside the roots, though a read-only mount alone would let it, unless
+// --unix-socket names it (or its directory, or all); the roots' own
+// sockets stay reachable.
 func TestIsolateMasksUnixSockets(t *testing.T) {
 	py, err := exec.LookPath("python3")
 	if err != nil {
@@ -180,18 +255,29 @@ try:
     s.connect(sys.argv[1]); print(s.recv(20).decode())
 except OSError as e:
     print(sys.argv[1], e)' "$s"; done`, base, root, py)
-	for mode, reached := range map[string]bool{"off": false, "on": true} {
-		iso := New(Config{Roots: []string{root}, TempDir: tmp, Network: Network{Mode: mode}})
+	for _, c := range []struct {
+		mode      string
+		reachable []string
+		reached   bool
+	}{
+		{"off", nil, false},
+		{"on", nil, false},
+		{"on", []string{base + "/outside/daemon.sock"}, true},
+		{"off", []string{base + "/outside/"}, true},
+		{"on", []string{AllUnixSockets}, true},
+		{"on", []string{base + "/outside/other.sock"}, false},
+	} {
+		iso := New(Config{Roots: []string{root}, TempDir: tmp, Network: Network{Mode: c.mode}, UnixSockets: c.reachable})
 		available(t, iso)
 		out, code := runIn(t, iso, root, script)
 		if code != 0 || !strings.Contains(out, "reached-inside") {
-			t.Errorf("network %s: the root's own socket is not reachable (exit %d):\n%s", mode, code, out)
+			t.Errorf("network %s, reachable %q: the root's own socket is not reachable (exit %d):\n%s", c.mode, c.reachable, code, out)
 		}
-		if got := strings.Contains(out, "reached-outside"); got != reached {
-			t.Errorf("network %s: the socket outside reached: %v, want %v:\n%s", mode, got, reached, out)
+		if got := strings.Contains(out, "reached-outside"); got != c.reached {
+			t.Errorf("network %s, reachable %q: the socket outside reached: %v, want %v:\n%s", c.mode, c.reachable, got, c.reached, out)
 		}
-		if !reached && !strings.Contains(out, base+"/outside/daemon.sock [Errno 13] Permission denied") {
-			t.Errorf("network %s: the socket outside was not refused as masked:\n%s", mode, out)
+		if !c.reached && !strings.Contains(out, base+"/outside/daemon.sock [Errno 13] Permission denied") {
+			t.Errorf("network %s, reachable %q: the socket outside was not refused as masked:\n%s", c.mode, c.reachable, out)
 		}
 	}
 }
