@@ -34,7 +34,21 @@ type Policy struct {
 	// kernel's Landlock has them (ABI 6): a command can then signal, or
 	// connect to an abstract socket of, only processes confined with it.
 	Scoped bool `json:"scoped,omitempty"`
+	// ResolveUnix keeps commands from connecting to path-based UNIX
+	// sockets outside the writable trees but those UnixSockets lists (a
+	// socket, or a directory for every socket below it), where the
+	// kernel's Landlock has LANDLOCK_ACCESS_FS_RESOLVE_UNIX (ABI 9);
+	// Report.ResolveUnix says whether it does.
+	ResolveUnix bool     `json:"resolve_unix,omitempty"`
+	UnixSockets []string `json:"unix_sockets,omitempty"`
 }
+
+// Landlock's right to connect to a UNIX socket by path, from ABI 9
+// (uapi/linux/landlock.h).
+const (
+	accessResolveUnix uint64 = 1 << 16
+	resolveUnixABI           = 9
+)
 
 // DefaultDevices returns the device files commands may always write.
 func DefaultDevices() []string {
@@ -85,6 +99,10 @@ type Report struct {
 	// Notes holds anything else worth knowing: skipped trees, what
 	// Landlock leaves alone.
 	Notes []string
+	// ResolveUnix reports whether Landlock refuses connections to UNIX
+	// sockets by path outside the writable trees and UnixSockets.
+	ResolveUnix bool
+	UnixSockets []string
 }
 
 // String renders the report as a few lines of text.
@@ -108,6 +126,13 @@ func (r Report) String() string {
 	} else {
 		fmt.Fprintf(&b, "  read: everything except %s\n", strings.Join(r.DenyRead, ", "))
 	}
+	if r.ResolveUnix {
+		reach := "the writable trees"
+		if len(r.UnixSockets) > 0 {
+			reach += ", " + strings.Join(r.UnixSockets, ", ")
+		}
+		fmt.Fprintf(&b, "  UNIX sockets: connecting by path refused (LANDLOCK_ACCESS_FS_RESOLVE_UNIX) but to those in %s\n", reach)
+	}
 	for _, n := range r.NotEnforced {
 		fmt.Fprintf(&b, "  not enforced: %s\n", n)
 	}
@@ -122,6 +147,7 @@ const unrestrictedNote = "network, device ioctl, signals and abstract UNIX socke
 // A Confiner confines commands to a policy. It is safe for concurrent use.
 type Confiner struct {
 	write   []string // resolved writable trees
+	unix    []string // resolved sockets and directories to connect to (ResolveUnix)
 	devices []string
 	deny    []string // resolved paths denied for reading
 	handled uint64   // Landlock access rights handled at this ABI
@@ -174,6 +200,15 @@ func New(p Policy) *Confiner {
 		if p.Scoped {
 			c.scoped = scopes(abi)
 		}
+		if p.ResolveUnix && abi >= resolveUnixABI && c.handled != 0 {
+			c.handled |= accessResolveUnix
+			for _, u := range p.UnixSockets {
+				if res, err := resolve(u); err == nil && !slices.Contains(c.unix, res) {
+					c.unix = append(c.unix, res)
+				}
+			}
+			r.ResolveUnix, r.UnixSockets = true, slices.Clone(c.unix)
+		}
 	}
 	if c.scoped != 0 {
 		i := slices.Index(r.Notes, unrestrictedNote)
@@ -193,6 +228,7 @@ func (c *Confiner) Report() Report {
 	r.DenyRead = slices.Clone(r.DenyRead)
 	r.NotEnforced = slices.Clone(r.NotEnforced)
 	r.Notes = slices.Clone(r.Notes)
+	r.UnixSockets = slices.Clone(r.UnixSockets)
 	return r
 }
 

@@ -106,6 +106,9 @@ func (c *Confiner) Ruleset() (nsinit.Ruleset, bool) {
 	for _, d := range c.devices {
 		add(d, devAccess)
 	}
+	for _, u := range c.unix {
+		add(u, accessResolveUnix)
+	}
 	return rs, true
 }
 

@@ -26,8 +26,9 @@ type Spec struct {
 }
 
 // FileAccess are the Landlock rights a rule on a file (not a directory) may
-// carry: execute, write, read, truncate.
-const FileAccess uint64 = 1<<0 | 1<<1 | 1<<2 | 1<<14
+// carry: execute, write, read, truncate, and connecting to it as a UNIX
+// socket (ABI 9).
+const FileAccess uint64 = 1<<0 | 1<<1 | 1<<2 | 1<<14 | 1<<16
 
 // Ruleset is a Landlock ruleset worked out ahead, to be applied by
 // Restrict, possibly in another process.
