@@ -99,6 +99,14 @@ type Options struct {
 	// empty file or directory, beside the usual secrets under home
 	// (~/.ssh, ~/.aws, ~/.gnupg, ~/.config/gcloud, ~/.netrc, …).
 	DenyRead []string `json:"deny_read,omitempty"`
+	// UnixSockets lists the path-based UNIX sockets outside the roots that
+	// commands may still reach: a socket's absolute path (such as
+	// "/run/docker.sock"), or an absolute directory ending in "/" for
+	// every socket below it; "all" leaves every one reachable. Every other
+	// (a Docker socket, an ssh-agent, D-Bus, systemd) is masked, in every
+	// network mode; those in the roots stay reachable. Masking needs the
+	// namespaces (or Landlock ABI 9).
+	UnixSockets []string `json:"unix_sockets,omitempty"`
 	// Writable are further directories commands may write, such as a
 	// build cache to share (by default commands get their own caches in
 	// the session's temporary directory). The file tools do not gain them.

@@ -71,6 +71,7 @@ func (r *Runtime) isolator(tempDir string) *isolate.Isolator {
 		Mask:     r.masks(),
 		Landlock: landlock,
 		Network:  net,
+		UnixSockets: r.opts.UnixSockets,
 	}
 	if r.hasRelativeDeny() {
 		cfg.MaskMatches = r.deniedInRoots
@@ -161,6 +162,9 @@ func (r *Runtime) missing() []string {
 		out = append(out, "Landlock: "+rep.Reason)
 	} else if rep.ABI < 6 {
 		out = append(out, fmt.Sprintf("Landlock signal and abstract-socket scoping: needs ABI 6, the kernel has %d", rep.ABI))
+	}
+	if why := r.unixSocketsOpen(rep); why != "" {
+		out = append(out, why)
 	}
 	return out
 }
@@ -254,6 +258,9 @@ func checkSandboxOptions(opts Options) error {
 	if _, err := isolate.ParseNetwork(opts.Network); err != nil {
 		return err
 	}
+	if err := isolate.CheckUnixSockets(opts.UnixSockets); err != nil {
+		return err
+	}
 	for _, p := range opts.DenyRead {
 		if !filepath.IsAbs(p) {
 			return fmt.Errorf("deny-read %q: give an absolute path (patterns inside the roots go to deny)", p)
@@ -296,6 +303,7 @@ func (r *Runtime) Confinement() string {
 	case !r.wantsNamespaces():
 		b.WriteString("command namespaces: off (--sandbox landlock; the default, auto, turns them on)\n")
 		b.WriteString("  not enforced: read-only system, masked secrets, private /proc (the server's environ and signals), killing setsid processes\n")
+		b.WriteString(r.unixSocketLines(false))
 	case probe.Namespaces:
 		fmt.Fprintf(&b, "command namespaces: enforced (sandbox %s): user, mount, PID and IPC namespaces per session, set up once by a per-session spawner (PID 1 there, which commands cannot signal, trace or read) that starts each command in a UTS namespace of its own\n", mode)
 		b.WriteString("  system: read-only (chmod, chown, utimes, xattrs, mknod outside fail with EROFS/EPERM) except the roots and the session's temporary directory\n")
@@ -318,30 +326,22 @@ func (r *Runtime) Confinement() string {
 		switch net.Mode {
 		case "on":
 			b.WriteString("  network: on (the host's network, loopback services included)\n")
-			b.WriteString("  UNIX sockets outside the roots: reachable, as the network is (a Docker socket, an ssh-agent, D-Bus); --network off or allow= masks them\n")
 		case "off":
 			b.WriteString("  network: off (a network namespace with loopback only)\n")
 		default:
 			fmt.Fprintf(&b, "  network: HTTP and HTTPS through a proxy admitting only %s; nothing else, DNS included\n", strings.Join(net.Allow, ", "))
 		}
-		if net.Mode != "on" {
-			b.WriteString("  UNIX sockets outside the roots: masked (what /run, /var/run and the runtime directory hold, X11's, tmux's and agents' socket directories in /tmp, the sockets the environment names, every socket bound when a command starts); those in the roots stay reachable\n")
-			if now := r.isolator(r.tmp.path).SocketMasks(); len(now) > 0 {
-				more := ""
-				if len(now) > 12 {
-					now, more = now[:12], fmt.Sprintf(", and %d more", len(now)-12)
-				}
-				fmt.Fprintf(&b, "    masked for a command started now: %s%s\n", strings.Join(now, ", "), more)
-			}
-		}
+		b.WriteString(r.unixSocketLines(true))
 	default:
 		fmt.Fprintf(&b, "command namespaces: NOT enforced: %s\n", probe.Reason)
 		b.WriteString("  not enforced: read-only system, masked secrets, private /proc (the server's environ and signals), killing setsid processes\n")
 		if _, err := r.networkFilter(); err != nil {
 			fmt.Fprintf(&b, "  commands are refused: %v\n", err)
-		} else if net.Mode == "off" {
-			b.WriteString("  network: off through a seccomp filter (no sockets but UNIX ones; io_uring refused)\n")
-			b.WriteString("  not enforced: UNIX sockets outside the roots stay reachable by path (a Docker socket, an ssh-agent, D-Bus, X11): masking them needs the namespaces, and seccomp cannot see a connect's address\n")
+		} else {
+			if net.Mode == "off" {
+				b.WriteString("  network: off through a seccomp filter (no sockets but UNIX ones; io_uring refused)\n")
+			}
+			b.WriteString(r.unixSocketLines(false))
 		}
 	}
 	if mode == SandboxStrict {

@@ -228,6 +228,7 @@ func TestSandboxNetworkOffWithoutNamespaces(t *testing.T) {
 func TestSandboxOptionsChecked(t *testing.T) {
 	for _, o := range []hands.Options{
 		{Sandbox: "lax"}, {Network: "sometimes"}, {Network: "allow="}, {DenyRead: []string{"relative/path"}},
+		{UnixSockets: []string{"docker.sock"}}, {UnixSockets: []string{""}},
 	} {
 		o.Roots = []string{t.TempDir()}
 		if rt, err := hands.New(o); err == nil {

@@ -243,7 +243,8 @@ func (r *Runtime) startShell(st *tools.State, saved, tasks *fileDir) {
 }
 
 func (r *Runtime) confinePolicy(tempDir string) confine.Policy {
-	return confine.Policy{Disabled: r.opts.NoSandbox, Roots: r.fs.Roots(), TempDir: tempDir, Writable: r.opts.Writable, DenyRead: r.opts.Deny}
+	return confine.Policy{Disabled: r.opts.NoSandbox, Roots: r.fs.Roots(), TempDir: tempDir, Writable: r.opts.Writable, DenyRead: r.opts.Deny,
+		ResolveUnix: r.masksUnixSockets(), UnixSockets: r.opts.UnixSockets}
 }
 
 // Todo is one task of a session's list (the todo_write tool's).

@@ -51,6 +51,7 @@ type common struct {
 	network     string
 	denyRead    list
 	writable    list
+	unixSockets list
 
 	// onlyTool is the one tool hands call calls: the runtime builds it alone.
 	onlyTool string
@@ -70,6 +71,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.sandbox, "sandbox", "", "auto (default): run each command in namespaces of its own (read-only system, masked secrets, private /proc) with Landlock inside where the kernel allows, else Landlock alone, saying so at start-up; landlock: Landlock alone; strict: refuse to run commands unless every layer is enforced (see hands doctor)")
 	fs.StringVar(&c.network, "network", "", "commands' network: on (default), off (loopback only) or allow=DOMAIN,… (HTTP/HTTPS through a proxy admitting only those domains; *.example.com for the hosts below)")
 	fs.Var(&c.denyRead, "deny-read", "an absolute path commands may not read, masked by an empty file or directory (repeatable; ~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc, … always are)")
+	fs.Var(&c.unixSockets, "unix-socket", "a UNIX socket outside the roots commands may still reach, e.g. /run/docker.sock, or a directory ending in / for every socket below it (repeatable); all: every one. Every other (Docker, ssh-agent, D-Bus, systemd) is masked, whatever --network says")
 	fs.Var(&c.writable, "allow-write", "an absolute directory commands may also write, e.g. a build cache to share (repeatable; by default commands get their own caches in the session's temporary directory)")
 	fs.StringVar(&c.logLevel, "log-level", "warn", "stderr log level: debug, info, warn, error")
 	fs.Var(&c.settings, "settings", "a Claude Code settings file whose permissions apply, above the project's .claude/settings*.json and ~/.claude/settings.json (repeatable)")
@@ -98,6 +100,7 @@ type config struct {
 	Sandbox       string            `json:"sandbox"`
 	Network       string            `json:"network"`
 	DenyRead      []string          `json:"deny_read"`
+	UnixSockets   []string          `json:"unix_sockets"`
 	Writable      []string          `json:"allow_write"`
 	Env           map[string]string `json:"env"`
 	// Permissions has Claude Code's settings shape: allow, ask, deny,
@@ -168,7 +171,7 @@ func loadConfig(path string) (config, error) {
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("--config %s: %w (the file is a JSON object with keys roots, deny, profile, max_file_size, bash_timeout_ms, shell, disabled_tools, no_sandbox, allow_unsandboxed, env, allow_hosts, search, hooks, permissions, coordinator, exec_id, loops, loop, mcpServers, lspServers, sandbox, network, deny_read, allow_write, model)", path, err)
+		return c, fmt.Errorf("--config %s: %w (the file is a JSON object with keys roots, deny, profile, max_file_size, bash_timeout_ms, shell, disabled_tools, no_sandbox, allow_unsandboxed, env, allow_hosts, search, hooks, permissions, coordinator, exec_id, loops, loop, mcpServers, lspServers, sandbox, network, deny_read, unix_sockets, allow_write, model)", path, err)
 	}
 	return c, nil
 }
@@ -189,8 +192,9 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 		AllowUnsandboxed: cfg.Unsandboxed, Permissions: cfg.Permissions,
 		Settings: c.settings, ProjectSettings: true, PermissionMode: c.permMode, AllowBypass: c.allowBypass,
 		AllowHosts: cfg.AllowHosts, Sandbox: cfg.Sandbox, Network: cfg.Network, DenyRead: cfg.DenyRead, Writable: cfg.Writable,
-		Search:   hands.SearchOptions{Backend: cfg.Search.Backend, URL: cfg.Search.URL, APIKey: cfg.Search.APIKey},
-		ModelAPI: cfg.Model.options(),
+		UnixSockets: cfg.UnixSockets,
+		Search:      hands.SearchOptions{Backend: cfg.Search.Backend, URL: cfg.Search.URL, APIKey: cfg.Search.APIKey},
+		ModelAPI:    cfg.Model.options(),
 	}
 	hooks, err := cfg.hookCommands()
 	if err != nil {
@@ -254,6 +258,7 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 	}
 	o.DenyRead = append(o.DenyRead, c.denyRead...)
 	o.Writable = append(o.Writable, c.writable...)
+	o.UnixSockets = append(o.UnixSockets, c.unixSockets...)
 	if c.unsandboxed {
 		o.AllowUnsandboxed = true
 	}
