@@ -85,6 +85,12 @@ func loadAttacks(t *testing.T) []attack {
 type corpusWorld struct {
 	base, root, out, home, deny string
 	port                        int
+	// run is a directory under /run, varRun the same through /var/run,
+	// tmpSock a socket at the top of /tmp: where the system's sockets
+	// live ("" where the tests cannot make them). witness holds one log
+	// per socket listener outside the roots, a line per connection it
+	// accepted.
+	run, varRun, tmpSock, witness string
 	// hands and cred run the server: the tests' binary as the tests'
 	// user, or a copy of it as an ordinary user (asOrdinaryUser).
 	hands string
@@ -158,10 +164,20 @@ func newCorpusWorld(t *testing.T, ordinary bool) *corpusWorld {
 	// anywhere, an ssh-agent's, a runtime directory's bus, Docker Desktop's,
 	// a datagram one. Each answers a secret, or logs what reaches it to a
 	// file outside.
-	for _, p := range []string{w.out + "/ssh-agent/agent.sock", w.out + "/xdg/bus", w.home + "/.docker/run/docker.sock", w.home + "/plain.sock"} {
-		serveUnix(t, p, secret+"-socket\n")
+	w.witness = filepath.Join(base, "witness")
+	if err := os.Mkdir(w.witness, 0o755); err != nil {
+		t.Fatal(err)
 	}
-	serveUnix(t, w.root+"/project.sock", "root-socket-ok\n")
+	for _, p := range []string{w.out + "/xdg/bus", w.home + "/.docker/run/docker.sock", w.home + "/plain.sock"} {
+		serveUnix(t, p, secret+"-socket\n", w.witness)
+	}
+	serveUnix(t, w.root+"/project.sock", "root-socket-ok\n", "")
+	// The sockets --unix-socket may leave reachable answer what they are:
+	// an ssh-agent's (SSH_AUTH_SOCK), one in the runtime directory, a
+	// Docker socket under /run, one at the top of /tmp.
+	serveUnix(t, w.out+"/ssh-agent/agent.sock", "reached-ssh-agent\n", w.witness)
+	serveUnix(t, w.out+"/xdg/reach.sock", "reached-xdg\n", w.witness)
+	w.systemSockets(t)
 	serveUnixgram(t, w.out+"/dgram.sock", w.out+"/dgram.log")
 	if w.cred != nil {
 		filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
@@ -185,8 +201,10 @@ func newCorpusWorld(t *testing.T, ordinary bool) *corpusWorld {
 	return w
 }
 
-// serveUnix answers every HTTP request on a UNIX socket at p with reply.
-func serveUnix(t *testing.T, p, reply string) {
+// serveUnix answers every HTTP request on a UNIX socket at p with reply
+// and, unless witness is empty, logs each connection it accepts to a file
+// there.
+func serveUnix(t *testing.T, p, reply, witness string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
@@ -196,6 +214,17 @@ func serveUnix(t *testing.T, p, reply string) {
 		t.Fatal(err)
 	}
 	srv := &http.Server{Handler: http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) { fmt.Fprint(rw, reply) })}
+	if witness != "" {
+		log := filepath.Join(witness, strings.NewReplacer("/", "_", " ", "_").Replace(p))
+		srv.ConnState = func(_ net.Conn, st http.ConnState) {
+			if st == http.StateNew {
+				if f, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644); err == nil {
+					fmt.Fprintln(f, "accepted")
+					f.Close()
+				}
+			}
+		}
+	}
 	go srv.Serve(l)
 	t.Cleanup(func() { srv.Close() })
 }
@@ -281,6 +310,17 @@ func startCorpusServer(t *testing.T, w *corpusWorld, mode string) *corpusServer 
 		args = append(args, "--network", "off")
 	case "allow":
 		args = append(args, "--network", "allow=localhost")
+	case "sockets":
+		// Each reachable socket named: a file, a directory with a
+		// trailing slash.
+		args = append(args, "--unix-socket", w.out+"/xdg/reach.sock", "--unix-socket", w.out+"/ssh-agent/")
+		for _, p := range []string{w.run, w.tmpSock} {
+			if p != "" {
+				args = append(args, "--unix-socket", p)
+			}
+		}
+	case "allsockets":
+		args = append(args, "--unix-socket", "all")
 	case "hook":
 		// A hook named by a bare name, found on PATH when the server starts.
 		config := filepath.Join(w.base, "hooks.json")
@@ -403,8 +443,13 @@ func runCorpus(t *testing.T, ordinary bool) {
 		}
 		mark := fmt.Sprintf("%d%03d.%d", 4000+os.Getpid()%1000, n, w.mark)
 		cmd := strings.NewReplacer("{ROOT}", w.root, "{OUT}", w.out, "{HOME}", w.home, "{DENY}", w.deny,
-			"{SPID}", strconv.Itoa(s.cmd.Process.Pid), "{PORT}", strconv.Itoa(w.port), "{MARK}", mark).Replace(a.command)
+			"{SPID}", strconv.Itoa(s.cmd.Process.Pid), "{PORT}", strconv.Itoa(w.port), "{MARK}", mark,
+			"{RUN}", w.run, "{VARRUN}", w.varRun, "{TMPSOCK}", w.tmpSock).Replace(a.command)
 		t.Run(a.name, func(t *testing.T) {
+			if lacks := w.lacks(a.command); lacks != "" {
+				t.Skipf("attacks.txt:%d: %s", a.line, lacks)
+			}
+			reached := w.reached(t)
 			run := s.bash
 			if bg {
 				run = s.background
@@ -422,6 +467,9 @@ func runCorpus(t *testing.T, ordinary bool) {
 			if now := w.snapshot(t); now != before {
 				t.Errorf("attacks.txt:%d: something outside changed:\n%s", a.line, diffLines(before, now))
 				before = now
+			}
+			if now := w.reached(t); now != reached && !reachableIn[mode] {
+				t.Errorf("attacks.txt:%d: a UNIX socket outside the roots accepted a connection:\n%s", a.line, diffLines(reached, now))
 			}
 			if err := s.cmd.Process.Signal(syscall.Signal(0)); err != nil {
 				t.Fatalf("attacks.txt:%d: the server is gone: %v", a.line, err)
@@ -444,6 +492,67 @@ func runCorpus(t *testing.T, ordinary bool) {
 	if now := w.snapshot(t); now != before {
 		t.Errorf("something outside changed after the commands ended:\n%s", diffLines(before, now))
 	}
+}
+
+// reachableIn are the modes whose server leaves sockets outside the roots
+// reachable (--unix-socket): there a listener may see a connection.
+var reachableIn = map[string]bool{"sockets": true, "allsockets": true}
+
+// systemSockets starts the listeners in the system's socket places: a
+// Docker socket stand-in in a directory under /run (reached through
+// /var/run too, where that leads to /run), and a socket at the top of
+// /tmp. Where the tests cannot write /run (not run as root), the cases
+// that need it are skipped.
+func (w *corpusWorld) systemSockets(t *testing.T) {
+	t.Helper()
+	name := fmt.Sprintf("hands-corpus-%d-%d", os.Getpid(), w.mark)
+	if err := os.Mkdir("/run/"+name, 0o755); err == nil {
+		t.Cleanup(func() { os.RemoveAll("/run/" + name) })
+		w.run = "/run/" + name + "/docker.sock"
+		serveUnix(t, w.run, "reached-docker\n", w.witness)
+		if r, err := filepath.EvalSymlinks("/var/run"); err == nil && r == "/run" {
+			w.varRun = "/var/run/" + name + "/docker.sock"
+		}
+	}
+	w.tmpSock = "/tmp/" + name + ".sock"
+	serveUnix(t, w.tmpSock, "reached-tmp\n", w.witness)
+	for _, p := range []string{w.run, w.tmpSock} {
+		if p == "" {
+			continue
+		}
+		os.Chmod(p, 0o777) // connecting needs write permission on the socket
+		if w.cred != nil {
+			os.Chown(filepath.Dir(p), int(w.cred.Uid), int(w.cred.Gid))
+			os.Chown(p, int(w.cred.Uid), int(w.cred.Gid))
+		}
+	}
+}
+
+// lacks says why a case cannot run here: a socket place it names the tests
+// could not make; "" when it can.
+func (w *corpusWorld) lacks(command string) string {
+	switch {
+	case strings.Contains(command, "{RUN}") && w.run == "":
+		return fmt.Sprintf("the tests (uid %d) cannot make a socket under /run", os.Getuid())
+	case strings.Contains(command, "{VARRUN}") && w.varRun == "":
+		return "/var/run does not lead to /run here"
+	}
+	return ""
+}
+
+// reached returns what the socket listeners outside the roots logged.
+func (w *corpusWorld) reached(t *testing.T) string {
+	t.Helper()
+	var b strings.Builder
+	entries, err := os.ReadDir(w.witness)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		data, _ := os.ReadFile(filepath.Join(w.witness, e.Name()))
+		fmt.Fprintf(&b, "%s: %d connections\n", e.Name(), bytes.Count(data, []byte("\n")))
+	}
+	return b.String()
 }
 
 func diffLines(a, b string) string {
@@ -491,7 +600,8 @@ func TestDoctorSaysWhatIsEnforced(t *testing.T) {
 		"nested user namespaces: off",
 		"setsid ones included, dies with it",
 		"network: HTTP and HTTPS through a proxy admitting only example.com, *.golang.org; nothing else, DNS included",
-		"UNIX sockets outside the roots: masked (",
+		"UNIX sockets outside the roots: masked in every network mode (",
+		"UNIX sockets reachable: those in the roots and the session's temporary directory; outside, no other",
 		"strict: every layer is enforced; commands run",
 		"command confinement: Landlock ABI",
 		"signals and abstract UNIX sockets are scoped",
