@@ -611,3 +611,42 @@ func TestDoctorSaysWhatIsEnforced(t *testing.T) {
 		}
 	}
 }
+
+// hands doctor says which UNIX sockets outside the roots stay reachable:
+// none by default, in every network mode; those --unix-socket or the
+// config file's unix_sockets name; all with --unix-socket all.
+func TestDoctorSaysWhichSocketsAreReachable(t *testing.T) {
+	if err := exec.Command("unshare", "-Urmpf", "--mount-proc", "true").Run(); err != nil {
+		t.Skipf("no unprivileged user namespaces here (%v)", err)
+	}
+	root, dir := t.TempDir(), t.TempDir()
+	config := filepath.Join(dir, "hands.json")
+	if err := os.WriteFile(config, []byte(`{"unix_sockets": ["/run/postgresql/"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "UNIX sockets reachable: those in the roots and the session's temporary directory; outside, no other (--unix-socket PATH leaves one reachable)\n"},
+		{[]string{"--network", "off"}, "outside, no other"},
+		{[]string{"--unix-socket", dir + "/docker.sock", "--unix-socket", dir + "/agents/"}, "outside, --unix-socket " + dir + "/docker.sock, " + dir + "/agents/ (every socket below)\n"},
+		{[]string{"--config", config}, "outside, --unix-socket /run/postgresql/ (every socket below)\n"},
+		{[]string{"--unix-socket", "all"}, "UNIX sockets outside the roots: ALL reachable (--unix-socket all)"},
+	} {
+		out, err := exec.Command(binary, append([]string{"doctor", "--root", root}, c.args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("doctor %q: %v\n%s", c.args, err, out)
+		}
+		if !strings.Contains(string(out), c.want) {
+			t.Errorf("doctor %q lacks %q:\n%s", c.args, c.want, out)
+		}
+		if masked := strings.Contains(string(out), "UNIX sockets outside the roots: masked in every network mode"); masked == (c.want == "UNIX sockets outside the roots: ALL reachable (--unix-socket all)") {
+			t.Errorf("doctor %q: says the sockets are masked: %v:\n%s", c.args, masked, out)
+		}
+	}
+	out, err := exec.Command(binary, "doctor", "--root", root, "--unix-socket", "docker.sock").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), `unix-socket "docker.sock": give the absolute path of a socket`) {
+		t.Errorf("a relative --unix-socket was not refused: %v\n%s", err, out)
+	}
+}
