@@ -287,6 +287,7 @@ func BenchmarkBashPerCall(b *testing.B) {
 	}{
 		{"namespaces", hands.Options{Sandbox: hands.SandboxNamespaces}},
 		{"namespaces-network-off", hands.Options{Sandbox: hands.SandboxNamespaces, Network: "off"}},
+		{"namespaces-unix-socket-all", hands.Options{Sandbox: hands.SandboxNamespaces, UnixSockets: []string{hands.UnixSocketsAll}}},
 		{"landlock-only", hands.Options{Sandbox: hands.SandboxLandlock}},
 		{"unconfined", hands.Options{NoSandbox: true}},
 	} {
