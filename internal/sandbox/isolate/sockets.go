@@ -134,7 +134,7 @@ func (src socketSources) socketMasks(keep, masked []string) []string {
 	// rest (cand) need resolving.
 	var real, cand []string
 	for _, run := range resolvedDirs(src.run) {
-		entries, _ := os.ReadDir(run)
+		entries := readDir(run)
 		if !slices.ContainsFunc(entries, func(e os.DirEntry) bool { return slices.Contains(runKeep, e.Name()) }) {
 			// One mask for the whole directory: each costs the command a
 			// mount. (One that holds a writable tree is looked into below.)
@@ -150,7 +150,7 @@ func (src socketSources) socketMasks(keep, masked []string) []string {
 		}
 	}
 	for _, tmp := range resolvedDirs(src.tmp) {
-		entries, _ := os.ReadDir(tmp)
+		entries := readDir(tmp)
 		for _, e := range entries {
 			if e.Type()&os.ModeSocket != 0 || e.IsDir() && slices.ContainsFunc(tmpSocketDirs, func(p string) bool {
 				ok, _ := filepath.Match(p, e.Name())
@@ -212,7 +212,7 @@ func (src socketSources) socketMasks(keep, masked []string) []string {
 			// reachable socket: the other directories and sockets it
 			// holds are masked instead (links lead to what has its own
 			// mask; plain files are no way to a socket).
-			entries, _ := os.ReadDir(r)
+			entries := readDir(r)
 			for _, e := range entries {
 				if e.IsDir() || e.Type()&os.ModeSocket != 0 {
 					real = append(real, filepath.Join(r, e.Name()))
@@ -227,6 +227,18 @@ func (src socketSources) socketMasks(keep, masked []string) []string {
 	return slices.DeleteFunc(out, func(p string) bool {
 		return slices.ContainsFunc(out, func(d string) bool { return d != p && within(p, d) })
 	})
+}
+
+// readDir lists d unsorted (a shared /tmp holds hundreds of entries, and
+// the masks are sorted at the end); nil if it cannot.
+func readDir(d string) []os.DirEntry {
+	f, err := os.Open(d)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	entries, _ := f.ReadDir(-1)
+	return entries
 }
 
 // resolvedDirs resolves dirs, each once (/var/run is often /run).
