@@ -188,22 +188,7 @@ func TestSandboxNetworkOffWithoutNamespaces(t *testing.T) {
 	}
 	s, _ := rt.NewSession()
 	defer s.Close()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	accepted := make(chan string, 4)
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			accepted <- c.RemoteAddr().String()
-			c.Close()
-		}
-	}()
+	l, accepted := testproc.ListenTCP(t)
 	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
 	out, isErr := bashCall(t, s, "echo hi > /dev/tcp/127.0.0.1/"+port+" && echo REACHED")
 	if strings.Contains(out, "REACHED") || !strings.Contains(out, "Operation not permitted") {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hands-dev/hands/internal/testproc"
 )
 
 // runFiltered runs bash -c script from a locked thread with the filter on.
@@ -43,22 +45,7 @@ func TestDenyNetworkThread(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	accepted := make(chan string, 4)
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			accepted <- c.RemoteAddr().String()
-			c.Close()
-		}
-	}()
+	l, accepted := testproc.ListenTCP(t)
 	port := l.Addr().(*net.TCPAddr).Port
 	out, err := runFiltered(t, "echo hi > /dev/tcp/127.0.0.1/"+strconv.Itoa(port))
 	if err == nil || !strings.Contains(out, "Operation not permitted") {
