@@ -115,12 +115,10 @@ func (l *loopServer) note() map[string]any {
 	}
 }
 
-// TestLoopsOverNATS: two `hands serve` processes on one NATS server: a
-// query is answered with reply_query by the other loop's client, shared
-// data arrives as a notification, a new iteration needs a fresh read, an
-// unknown loop is named, and a loop killed mid-query ends the query with
-// LOOP_ENDED well before its timeout.
-func TestLoopsOverNATS(t *testing.T) {
+// startNATS starts an embedded NATS server on loopback for the test and
+// returns its client URL.
+func startNATS(t *testing.T) string {
+	t.Helper()
 	ns, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, NoLog: true, NoSigs: true})
 	if err != nil {
 		t.Fatal(err)
@@ -129,8 +127,17 @@ func TestLoopsOverNATS(t *testing.T) {
 	if !ns.ReadyForConnections(10 * time.Second) {
 		t.Fatal("nats-server did not start")
 	}
-	defer ns.Shutdown()
-	url := ns.ClientURL()
+	t.Cleanup(ns.Shutdown)
+	return ns.ClientURL()
+}
+
+// TestLoopsOverNATS: two `hands serve` processes on one NATS server: a
+// query is answered with reply_query by the other loop's client, shared
+// data arrives as a notification, a new iteration needs a fresh read, an
+// unknown loop is named, and a loop killed mid-query ends the query with
+// LOOP_ENDED well before its timeout.
+func TestLoopsOverNATS(t *testing.T) {
+	url := startNATS(t)
 	rootA, rootB := t.TempDir(), t.TempDir()
 	os.WriteFile(filepath.Join(rootB, "a.txt"), []byte("one\n"), 0o644)
 	a := startLoop(t, "--root", rootA, "--profile", "taskdaemon", "--coordinator", url, "--exec-id", "alpha")

@@ -9,9 +9,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
-
-	"github.com/nats-io/nats-server/v2/server"
 )
 
 // withoutUserNamespaces returns argv prefixed so that the program runs
@@ -60,16 +57,7 @@ func TestStartupWarningWithoutNamespaces(t *testing.T) {
 // and answers the other loops over NATS: the probe behind the warning runs
 // beside the server, not in its way.
 func TestStartupWarningKeepsLoopsReachable(t *testing.T) {
-	ns, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, NoLog: true, NoSigs: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	go ns.Start()
-	if !ns.ReadyForConnections(10 * time.Second) {
-		t.Fatal("nats-server did not start")
-	}
-	defer ns.Shutdown()
-	url := ns.ClientURL()
+	url := startNATS(t)
 	rootA, rootB := t.TempDir(), t.TempDir()
 	os.WriteFile(filepath.Join(rootB, "a.txt"), []byte("one\n"), 0o644)
 	var stderrA strings.Builder
