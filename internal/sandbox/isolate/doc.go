@@ -36,10 +36,10 @@
 //     copies back: chmod, chown, utimes, xattrs and mknod outside them fail
 //     with EROFS (mknod of devices fails with EPERM anywhere);
 //   - covers each mask path with an empty read-only file or directory cloned
-//     from a small tmpfs that is attached nowhere else; in the "off" and
-//     "allow" network modes the masks also cover the path-based UNIX
-//     sockets outside the writable trees (sockets.go), which a read-only
-//     mount does not keep a connect(2) from;
+//     from a small tmpfs that is attached nowhere else; in every network
+//     mode the masks also cover the path-based UNIX sockets outside the
+//     writable trees but those Config.UnixSockets leaves reachable
+//     (sockets.go), which a read-only mount does not keep a connect(2) from;
 //   - mounts a /proc of the new PID namespace (the server is invisible: no
 //     environ, no cmdline, nothing to signal), with /proc/sys,
 //     /proc/sysrq-trigger, /proc/irq and /proc/bus read-only, and a private
