@@ -101,6 +101,18 @@ var runKeep = []string{"current-system", "booted-system", "wrappers", "opengl-dr
 var tmpSocketDirs = []string{".X11-unix", ".ICE-unix", ".XIM-unix", ".font-unix", "tmux-*", "ssh-*", "dbus-*",
 	"nvim*", "screen*", "zellij-*", "kitty-*", "wezterm*", "vscode-*", "mysql*", "pulse-*", "gpg-*"}
 
+// isTmpSocketDir reports whether name matches one of tmpSocketDirs, whose
+// only wildcard is a final * (a prefix test: a shared /tmp holds
+// hundreds of entries, looked at for every command).
+func isTmpSocketDir(name string) bool {
+	for _, p := range tmpSocketDirs {
+		if prefix, ok := strings.CutSuffix(p, "*"); ok && strings.HasPrefix(name, prefix) || name == p {
+			return true
+		}
+	}
+	return false
+}
+
 // homeSocketDirs are the directories under home that hold container
 // runtimes' sockets.
 var homeSocketDirs = []string{".docker/run", ".docker/desktop", ".colima", ".lima", ".rd"}
@@ -152,10 +164,7 @@ func (src socketSources) socketMasks(keep, masked []string) []string {
 	for _, tmp := range resolvedDirs(src.tmp) {
 		entries := readDir(tmp)
 		for _, e := range entries {
-			if e.Type()&os.ModeSocket != 0 || e.IsDir() && slices.ContainsFunc(tmpSocketDirs, func(p string) bool {
-				ok, _ := filepath.Match(p, e.Name())
-				return ok
-			}) {
+			if e.Type()&os.ModeSocket != 0 || e.IsDir() && isTmpSocketDir(e.Name()) {
 				real = append(real, filepath.Join(tmp, e.Name()))
 			}
 		}

@@ -311,3 +311,22 @@ except OSError as e:
 		t.Errorf("a socket bound after the session started was reached or not refused as masked:\n%s", out.Merged.Head)
 	}
 }
+
+// isTmpSocketDir is filepath.Match against each of tmpSocketDirs.
+func TestIsTmpSocketDir(t *testing.T) {
+	for _, p := range tmpSocketDirs {
+		if strings.ContainsAny(strings.TrimSuffix(p, "*"), `*?[\`) {
+			t.Fatalf("%q: a wildcard other than a final * needs filepath.Match", p)
+		}
+	}
+	for _, name := range []string{".X11-unix", ".X11-unixx", "tmux-1000", "tmux", "ssh-XXXXabc", "ssh", "nvim.user", "nvim", "mysql.sock.d",
+		"vscode-git-1.sock", "gpg-agent", "x", "", ".font-unix", "screen", "screens", "zellij-0", "wezterm-gui"} {
+		want := slices.ContainsFunc(tmpSocketDirs, func(p string) bool {
+			ok, _ := filepath.Match(p, name)
+			return ok
+		})
+		if got := isTmpSocketDir(name); got != want {
+			t.Errorf("%q: %v, filepath.Match says %v", name, got, want)
+		}
+	}
+}
