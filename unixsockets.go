@@ -2,6 +2,7 @@ package hands
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -45,6 +46,13 @@ func (r *Runtime) unixSocketLines(masked bool) string {
 	case masked:
 		b.WriteString("  UNIX sockets outside the roots: masked in every network mode (what /run, /var/run and the runtime directory hold, X11's, tmux's and agents' socket directories in /tmp, the sockets the environment names, Docker Desktop's, Colima's and Lima's, every socket bound when a command starts)\n")
 		fmt.Fprintf(&b, "  UNIX sockets reachable: those in the roots and the session's temporary directory; outside, %s\n", r.reachableSockets())
+		for _, p := range r.isolator(r.tmp.path).ReachableSockets() {
+			for _, m := range r.masks() {
+				if m, err := filepath.EvalSymlinks(m); err == nil && (p == m || strings.HasPrefix(p, m+"/")) {
+					fmt.Fprintf(&b, "    NOT reachable all the same: %s lies in %s, which is masked (a secret or --deny-read path)\n", p, m)
+				}
+			}
+		}
 		if now := r.isolator(r.tmp.path).SocketMasks(); len(now) > 0 {
 			more := ""
 			if len(now) > 12 {

@@ -633,6 +633,7 @@ func TestDoctorSaysWhichSocketsAreReachable(t *testing.T) {
 		{[]string{"--unix-socket", dir + "/docker.sock", "--unix-socket", dir + "/agents/"}, "outside, --unix-socket " + dir + "/docker.sock, " + dir + "/agents/ (every socket below)\n"},
 		{[]string{"--config", config}, "outside, --unix-socket /run/postgresql/ (every socket below)\n"},
 		{[]string{"--unix-socket", "all"}, "UNIX sockets outside the roots: ALL reachable (--unix-socket all)"},
+		{[]string{"--deny-read", dir, "--unix-socket", dir + "/agent.sock"}, "NOT reachable all the same: " + dir + "/agent.sock lies in " + dir + ", which is masked"},
 	} {
 		out, err := exec.Command(binary, append([]string{"doctor", "--root", root}, c.args...)...).CombinedOutput()
 		if err != nil {
