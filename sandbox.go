@@ -71,7 +71,6 @@ func (r *Runtime) isolator(tempDir string) *isolate.Isolator {
 		Mask:     r.masks(),
 		Landlock: landlock,
 		Network:  net,
-		UnixSockets: r.opts.UnixSockets,
 	}
 	if r.hasRelativeDeny() {
 		cfg.MaskMatches = r.deniedInRoots
@@ -79,6 +78,7 @@ func (r *Runtime) isolator(tempDir string) *isolate.Isolator {
 	if net.Mode == "allow" && r.sandbox.proxy != nil {
 		cfg.ProxySocket = r.sandbox.proxy.Socket()
 	}
+	cfg.UnixSockets = r.opts.UnixSockets
 	return isolate.New(cfg)
 }
 

@@ -79,6 +79,12 @@ type Config struct {
 	// MaskMatches, if set, is called as each command starts for more paths
 	// to mask (the files in the roots a deny pattern matches).
 	MaskMatches func() []string
+	// UnixSockets lists the path-based UNIX sockets outside the writable
+	// trees commands may still reach, in every network mode: a socket's
+	// absolute path, or a directory ending in "/" for every socket below
+	// it; AllUnixSockets leaves every one reachable. Every other is
+	// masked (sockets.go).
+	UnixSockets []string
 	// Landlock is the Landlock policy applied inside, on top of the
 	// namespaces; nil means none.
 	Landlock *confine.Policy
@@ -86,12 +92,6 @@ type Config struct {
 	// socket of the proxy (see Proxy) the helper forwards to.
 	Network     Network
 	ProxySocket string
-	// UnixSockets lists the path-based UNIX sockets outside the writable
-	// trees commands may still reach, in every network mode: a socket's
-	// absolute path, or a directory ending in "/" for every socket below
-	// it; AllUnixSockets leaves every one reachable. Every other is
-	// masked (sockets.go).
-	UnixSockets []string
 }
 
 // An Isolator starts commands in namespaces. It is safe for concurrent use.
