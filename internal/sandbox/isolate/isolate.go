@@ -144,10 +144,7 @@ func (i *Isolator) spec() nsinit.Spec {
 	case "allow":
 		s.NetNS, s.Proxy, s.ProxyPort = true, c.ProxySocket, proxyPort
 	}
-	if i.MasksUnixSockets() {
-		// No way out through a UNIX socket file either (sockets.go).
-		s.Masks = append(s.Masks, i.socketMasks(s.Writable, s.Masks)...)
-	}
+	s.Masks = i.masks(s.Writable, s.NetNS)
 	return s
 }
 
