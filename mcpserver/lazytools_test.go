@@ -40,19 +40,8 @@ func TestToolsOfferedAtFirstList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rt.Close()
-	s := New(rt, Options{})
-	defer s.Close()
-	st, ct := mcp.NewInMemoryTransports()
+	s, cs := connectInMemory(t, rt, nil)
 	ctx := context.Background()
-	if _, err := s.Connect(ctx, st); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
 	if caps := cs.InitializeResult().Capabilities; caps.Tools == nil || !caps.Tools.ListChanged {
 		t.Errorf("initialize declares no tools capability with listChanged: %+v", caps)
 	}

@@ -17,23 +17,11 @@ func TestSyncWithoutChangeOffersNothingAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rt.Close()
-	s := New(rt, Options{})
-	defer s.Close()
-	st, ct := mcp.NewInMemoryTransports()
-	ctx := context.Background()
-	if _, err := s.Connect(ctx, st); err != nil {
-		t.Fatal(err)
-	}
 	var changed atomic.Int32
-	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
+	s, cs := connectInMemory(t, rt, &mcp.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed.Add(1) },
 	})
-	cs, err := c.Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	ctx := context.Background()
 	before, err := cs.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
