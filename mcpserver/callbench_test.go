@@ -28,11 +28,20 @@ func benchSession(b *testing.B, opts hands.Options) *mcp.ClientSession {
 		b.Fatal(err)
 	}
 	srv := mcpserver.New(rt, mcpserver.Options{})
+	return pipeSession(b, func(ctx context.Context, r io.ReadCloser, w io.WriteCloser) { srv.ServeIO(ctx, r, w) },
+		func() { srv.Close(); rt.Close() })
+}
+
+// pipeSession connects a client over pipes to a server that serve runs,
+// under serverSide's label, until its context is cancelled; at the end of
+// the benchmark the client closes, serve returns, then after runs.
+func pipeSession(b *testing.B, serve func(context.Context, io.ReadCloser, io.WriteCloser), after func()) *mcp.ClientSession {
+	b.Helper()
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go serverSide(ctx, func(ctx context.Context) { srv.ServeIO(ctx, sr, sw); close(done) })
+	go serverSide(ctx, func(ctx context.Context) { serve(ctx, sr, sw); close(done) })
 	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: cr, Writer: cw}, nil)
 	if err != nil {
@@ -43,8 +52,7 @@ func benchSession(b *testing.B, opts hands.Options) *mcp.ClientSession {
 		cancel()
 		sr.Close()
 		<-done
-		srv.Close()
-		rt.Close()
+		after()
 	})
 	return cs
 }
@@ -67,26 +75,9 @@ func floorSession(b *testing.B, text string) *mcp.ClientSession {
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
 		})
-	cr, sw := io.Pipe()
-	sr, cw := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go serverSide(ctx, func(ctx context.Context) {
-		s.Run(ctx, &mcp.IOTransport{Reader: sr, Writer: nopCloser{sw}})
-		close(done)
-	})
-	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: cr, Writer: cw}, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() {
-		cs.Close()
-		cancel()
-		sr.Close()
-		<-done
-	})
-	return cs
+	return pipeSession(b, func(ctx context.Context, r io.ReadCloser, w io.WriteCloser) {
+		s.Run(ctx, &mcp.IOTransport{Reader: r, Writer: nopCloser{w}})
+	}, func() {})
 }
 
 type nopCloser struct{ io.Writer }
