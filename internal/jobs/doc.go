@@ -31,9 +31,10 @@
 //   - If the server dies, however (SIGKILL included), its commands die:
 //     the shell has a parent-death signal tied to the locked OS thread that
 //     started it and waits for it, and each Manager keeps one watchdog
-//     shell, in a session of its own, that knows the live process groups
-//     and kills them all when its stdin, a pipe from the server, reaches
-//     end of file. A process that left the group (setsid) escapes both;
+//     shell, in a session of its own, that kills every live process group
+//     when its stdin, a pipe from the server, reaches end of file. The
+//     groups are listed in a memory file the server writes and the
+//     watchdog reads only then, so a command never wakes it. A process that left the group (setsid) escapes both;
 //     nothing short of cgroups would catch it.
 //   - Output of any size, line length and bytes: each stream keeps its
 //     first and last few hundred kilobytes in memory and, past that, goes

@@ -24,6 +24,7 @@ type proc struct {
 	pgid     int
 	pipes    []*os.File // read ends of the output pipes
 	watch    *watchdog
+	slot     int           // the group's slot in watch's list
 	exited   chan struct{} // closed when the shell has exited (on Linux, not yet reaped)
 	drained  chan struct{} // closed when the readers have stopped
 	killReq  chan struct{} // closed to ask for the group to be killed
@@ -235,7 +236,7 @@ func (p *proc) run(confine func(*exec.Cmd) error, started chan<- error) {
 		return
 	}
 	p.pgid = p.cmd.Process.Pid
-	p.watch.send('+', p.pgid)
+	p.slot = p.watch.add(p.pgid)
 	started <- nil
 	p.waitLeader()
 	close(p.exited)
@@ -305,7 +306,7 @@ func (p *proc) finish(grace time.Duration, gentle bool) {
 		<-p.drained
 	}
 	t.Stop()
-	p.watch.send('-', p.pgid)
+	p.watch.remove(p.slot)
 	p.mu.Lock()
 	p.reaped = true
 	p.mu.Unlock()

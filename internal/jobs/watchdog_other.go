@@ -6,6 +6,7 @@ package jobs
 // commands outlive a server that dies without closing its Managers.
 type watchdog struct{}
 
-func (*watchdog) start(string)   {}
-func (*watchdog) send(byte, int) {}
-func (*watchdog) stop()          {}
+func (*watchdog) start(string) {}
+func (*watchdog) add(int) int  { return -1 }
+func (*watchdog) remove(int)   {}
+func (*watchdog) stop()        {}
