@@ -22,10 +22,17 @@ import (
 // read-only commands.
 func IsReadOnly(command string) bool {
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
-	if err != nil || len(f.Stmts) == 0 {
+	if err != nil {
 		return false
 	}
-	return allReadOnly(f.Stmts)
+	return ReadOnlyFile(f)
+}
+
+// ReadOnlyFile is IsReadOnly of a command already parsed as bash
+// (syntax.Variant(syntax.LangBash)), for a caller that parses it anyway:
+// the permission policy, so a call is parsed once.
+func ReadOnlyFile(f *syntax.File) bool {
+	return f != nil && len(f.Stmts) > 0 && allReadOnly(f.Stmts)
 }
 
 func allReadOnly(stmts []*syntax.Stmt) bool {

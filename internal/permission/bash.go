@@ -37,6 +37,8 @@ type analysis struct {
 	// risky lists what makes the command ask even when its commands are
 	// allowed: substitutions, writes outside the roots.
 	risky []string
+	// file is the parse of the whole command, nil when it does not parse.
+	file *syntax.File
 }
 
 // maxDepth bounds sh -c inside sh -c.
@@ -64,6 +66,9 @@ func (a *analysis) parse(src string, e env, depth int) {
 	if err != nil {
 		a.unknown("the command does not parse: %v", err)
 		return
+	}
+	if depth == 0 {
+		a.file = f
 	}
 	w := &walker{a: a, e: e, depth: depth}
 	w.stmts(f.Stmts)

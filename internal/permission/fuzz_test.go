@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/hands-dev/hands/internal/jobs"
 	"github.com/hands-dev/hands/tool"
 )
 
@@ -50,6 +51,24 @@ func FuzzBash(f *testing.F) {
 		p.Check(ctx, bashInfo, tool.Call{}, bashIn{cmd: cmd})
 		if d, reason := p.Check(ctx, bashInfo, tool.Call{}, bashIn{cmd: "rm x; " + cmd}); d == tool.Allow {
 			t.Fatalf("%q after a denied command was allowed: %s", cmd, reason)
+		}
+	})
+}
+
+// FuzzReadOnlyFromAnalysis: the policy's read-only verdict comes from the
+// parse analyze keeps after walking it, which must be the verdict of the
+// command parsed afresh: the walk changes nothing in the parse.
+func FuzzReadOnlyFromAnalysis(f *testing.F) {
+	for _, c := range bashCases {
+		f.Add(c.cmd)
+	}
+	for _, s := range []string{"ls", "git log | head", "cat a > /dev/null", "(ls; pwd) | wc", "bash -c 'ls'", "find . -delete", "x=1 ls", "cd /"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		a := analyze(cmd, env{dir: root, home: home, roots: []string{root}})
+		if got, want := jobs.ReadOnlyFile(a.file), jobs.IsReadOnly(cmd); got != want {
+			t.Fatalf("%q: read-only %v from the analysis, %v parsed afresh", cmd, got, want)
 		}
 	})
 }

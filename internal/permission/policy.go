@@ -351,7 +351,7 @@ func (p *Policy) checkBash(mode Mode, info tool.Info, c tool.Commander, in any) 
 			}
 		}
 	}
-	readOnly := jobs.IsReadOnly(c.ShellCommand())
+	readOnly := jobs.ReadOnlyFile(a.file)
 	if bg, ok := in.(interface{ Background() bool }); ok && bg.Background() {
 		readOnly = false
 	}
