@@ -404,9 +404,16 @@ func (s *sink) add(own *buffer, p []byte) {
 	}
 }
 
+// readBufs holds the buffers drain reads into: a call reads one or two
+// pipes, most of them to a few bytes, so a buffer is reused rather than
+// made (and collected) per call.
+var readBufs = sync.Pool{New: func() any { return new([32 << 10]byte) }}
+
 // drain copies r into the sink until r ends or its read deadline passes.
 func (s *sink) drain(r *os.File, own *buffer) {
-	buf := make([]byte, 32<<10)
+	b := readBufs.Get().(*[32 << 10]byte)
+	defer readBufs.Put(b)
+	buf := b[:]
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {
