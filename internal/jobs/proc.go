@@ -94,7 +94,7 @@ func startProc(cmd *exec.Cmd, s *sink, merge bool, watch *watchdog, confine func
 		}
 	}
 	pipe := func() (r, w *os.File, err error) {
-		r, w, err = os.Pipe()
+		r, w, err = outputPipe()
 		if err == nil {
 			opened = append(opened, r, w)
 		}

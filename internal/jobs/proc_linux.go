@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"os"
 	"syscall"
 	"unsafe"
 )
@@ -34,4 +35,22 @@ func (p *proc) waitLeader() {
 // reap collects the shell's exit status.
 func (p *proc) reap() {
 	p.cmd.Wait() // the status is in p.cmd.ProcessState; a non-zero exit is no error here
+}
+
+// outputPipe makes a pipe for a command's output: the read end is the
+// server's, non-blocking and polled (so reads can be given a deadline);
+// the write end is the command's, left blocking and never registered
+// with the poller, as os.Pipe would do only for it to be undone at the
+// fork.
+func outputPipe() (r, w *os.File, err error) {
+	var p [2]int
+	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
+		return nil, nil, os.NewSyscallError("pipe2", err)
+	}
+	if err := syscall.SetNonblock(p[0], true); err != nil {
+		syscall.Close(p[0])
+		syscall.Close(p[1])
+		return nil, nil, os.NewSyscallError("fcntl", err)
+	}
+	return os.NewFile(uintptr(p[0]), "|0"), os.NewFile(uintptr(p[1]), "|1"), nil
 }

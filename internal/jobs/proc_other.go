@@ -3,6 +3,7 @@
 package jobs
 
 import (
+	"os"
 	"syscall"
 )
 
@@ -36,3 +37,6 @@ func (p *proc) kill(sig syscall.Signal) {
 var signalNames = map[syscall.Signal]string{
 	syscall.SIGKILL: "SIGKILL", syscall.SIGTERM: "SIGTERM", syscall.SIGINT: "SIGINT",
 }
+
+// outputPipe makes a pipe for a command's output.
+func outputPipe() (r, w *os.File, err error) { return os.Pipe() }

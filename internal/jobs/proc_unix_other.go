@@ -2,7 +2,10 @@
 
 package jobs
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
 // On Unix systems other than Linux the shell gets a session and process
 // group of its own, but no parent-death signal (nor the watchdog), and the
@@ -16,3 +19,6 @@ func sysProcAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: tr
 func (p *proc) waitLeader() { p.cmd.Wait() }
 
 func (p *proc) reap() {}
+
+// outputPipe makes a pipe for a command's output.
+func outputPipe() (r, w *os.File, err error) { return os.Pipe() }
