@@ -21,7 +21,8 @@ import (
 // package's BenchmarkCallBashTrue adds Landlock and the tool pipeline).
 // Each iteration runs every step once, in turn, so that a busy machine's
 // load falls on all alike; it reports each step's median wall time
-// (ms-STEP) and mean CPU of the process and its children (cpu-ms-STEP).
+// (ms-STEP) and mean CPU of the process and its children (cpu-ms-STEP);
+// Run's includes the watchdog's, also reported alone (cpu-ms-watchdog).
 //
 //	go test -run X -bench BashPhases -benchtime 200x ./internal/jobs
 func BenchmarkBashPhases(b *testing.B) {
