@@ -472,6 +472,7 @@ func (r *Runtime) Close() error {
 	for _, s := range sessions {
 		errs = append(errs, s.Close())
 	}
+	errs = append(errs, r.closeProbedSpawner())
 	if r.sandbox.proxy != nil {
 		errs = append(errs, r.sandbox.proxy.Close())
 	}

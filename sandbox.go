@@ -51,6 +51,13 @@ type commandSandbox struct {
 	// probing, when set (by tests), runs as the probe starts, while a
 	// command that needs its result waits.
 	probing func()
+	// spareDir is the session directory the probe made ahead, which the
+	// next session takes; spawner, whose mounts and Landlock rules were
+	// set up for spareDir's tmp (spawnerTmp), is the probe's, kept for the
+	// first command of that session. Both are guarded by Runtime.mu.
+	spareDir   string
+	spawner    *isolate.Spawner
+	spawnerTmp string
 }
 
 // isolator returns the namespace isolator for a session whose temporary
@@ -136,9 +143,75 @@ func (r *Runtime) sandboxState() (isolate.Report, error) {
 		if r.opts.NoSandbox || !r.wantsNamespaces() {
 			return
 		}
-		r.sandbox.probe = r.isolator(r.tmp.path).Probe()
+		r.sandbox.probe = r.probeSandbox()
 	})
 	return r.sandbox.probe, r.sandbox.err
+}
+
+// probeSandbox starts a spawner, as a session's commands get, and reports
+// whether it works. A spawner's mounts and Landlock rules are fixed at its
+// start for one temporary directory, so it cannot serve any session but
+// the one it was set up for: the probe makes the next session's directory
+// ahead and sets its spawner up for that, and the session that takes the
+// directory (NewSession) runs its commands in the probe's spawner rather
+// than starting a second one (sandboxFor).
+func (r *Runtime) probeSandbox() isolate.Report {
+	r.mu.Lock()
+	dir := ""
+	if !r.closed {
+		dir, _ = newSessionDir(r.tmp.path) // on failure, the probe's spawner is not kept
+		r.sandbox.spareDir = dir
+	}
+	r.mu.Unlock()
+	tmp := r.tmp.path
+	if dir != "" {
+		tmp = filepath.Join(dir, "tmp")
+	}
+	sp := r.isolator(tmp).NewSpawner()
+	probe := sp.Probe()
+	r.mu.Lock()
+	keep := probe.Namespaces && dir != "" && !r.closed
+	if keep {
+		r.sandbox.spawner, r.sandbox.spawnerTmp = sp, tmp
+	}
+	r.mu.Unlock()
+	if !keep {
+		sp.Close()
+	}
+	return probe
+}
+
+// takeSpareDir returns the session directory the probe made ahead, for a
+// new session to take, or "" when there is none; r.mu is held.
+func (r *Runtime) takeSpareDir() string {
+	dir := r.sandbox.spareDir
+	r.sandbox.spareDir = ""
+	return dir
+}
+
+// probedSpawner returns the probe's spawner if it was set up for tempDir
+// and no session has taken it yet; nil otherwise.
+func (r *Runtime) probedSpawner(tempDir string) *isolate.Spawner {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.sandbox.spawner == nil || r.sandbox.spawnerTmp != tempDir {
+		return nil
+	}
+	sp := r.sandbox.spawner
+	r.sandbox.spawner = nil
+	return sp
+}
+
+// closeProbedSpawner stops the probe's spawner if no session took it.
+func (r *Runtime) closeProbedSpawner() error {
+	r.mu.Lock()
+	sp := r.sandbox.spawner
+	r.sandbox.spawner = nil
+	r.mu.Unlock()
+	if sp == nil {
+		return nil
+	}
+	return sp.Close()
 }
 
 // missing lists what the sandbox cannot enforce here, each with why; empty
@@ -191,7 +264,11 @@ func (r *Runtime) sandboxFor(cfg *jobs.Config, tempDir string) error {
 		// Landlock alone, below.
 	} else if probe, _ := r.sandboxState(); probe.Namespaces {
 		cfg.Env = r.cacheEnv(cfg.Env, tempDir)
-		cfg.Spawner = r.isolator(tempDir).NewSpawner()
+		if sp := r.probedSpawner(tempDir); sp != nil {
+			cfg.Spawner = sp // the probe's, set up for this session
+		} else {
+			cfg.Spawner = r.isolator(tempDir).NewSpawner()
+		}
 		return nil
 	}
 	filter, err := r.networkFilter()

@@ -3,14 +3,17 @@
 package hands
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/hands-dev/hands/internal/sandbox/nsinit"
 	"github.com/hands-dev/hands/tool"
 )
 
@@ -104,4 +107,102 @@ func TestCloseWaitsForTheProbe(t *testing.T) {
 	if err := <-closed; err != nil {
 		t.Fatal(err)
 	}
+}
+
+// The probe's spawner is not thrown away: it is set up for the directory
+// of the next session, which takes it, so that the first command of that
+// session runs in it and no second spawner starts. A second session, whose
+// temporary directory differs, gets a spawner of its own. Counted through
+// /proc: the spawners alive, children of this process.
+func TestProbeSpawnerServesTheFirstSession(t *testing.T) {
+	root := t.TempDir()
+	rt, err := New(Options{Roots: []string{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	rt.ProbeSandbox(func([]string) {})
+	rt.sandbox.background.Wait()
+	if probe, _ := rt.sandboxState(); !probe.Namespaces {
+		t.Skipf("namespaces not available here: %s", probe.Reason)
+	}
+	rt.mu.Lock()
+	probed := rt.sandbox.spawner.PID()
+	rt.mu.Unlock()
+	if got := spawnersAlive(t); !slices.Equal(got, []int{probed}) {
+		t.Fatalf("after the probe, spawners %v; want only the probe's, %d", got, probed)
+	}
+
+	bash := func(s *Session, command string) string {
+		in, _ := json.Marshal(map[string]any{"command": command})
+		res := s.Call(context.Background(), tool.Call{Name: "bash", Input: in})
+		if res.IsError {
+			t.Fatalf("bash %q: %s", command, res.TextOf())
+		}
+		return res.TextOf()
+	}
+	first, err := rt.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := filepath.Dir(first.TempDir()), filepath.Dir(rt.sandbox.spawnerTmp); got != want {
+		t.Fatalf("the first session's directory is %s, not the one the probe made, %s", got, want)
+	}
+	// The command writes the session's temporary directory, which only
+	// that session's spawner has writable (the second's is refused below).
+	bash(first, "echo first > $TMPDIR/f && cat $TMPDIR/f")
+	if got := spawnersAlive(t); !slices.Equal(got, []int{probed}) {
+		t.Errorf("after the first session's command, spawners %v; want only the probe's, %d", got, probed)
+	}
+
+	second, err := rt.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := bash(second, "echo x > "+filepath.Join(first.TempDir(), "g")+" 2>&1; echo end"); !strings.Contains(out, "Read-only file system") {
+		t.Errorf("the second session's write to the first one's temporary directory was not refused as read-only: %q", out)
+	}
+	if _, err := os.Stat(filepath.Join(first.TempDir(), "g")); err == nil {
+		t.Error("the second session wrote the first one's temporary directory")
+	}
+	if got := spawnersAlive(t); len(got) != 2 || !slices.Contains(got, probed) {
+		t.Errorf("with two sessions that ran commands, spawners %v; want the probe's, %d, and one more", got, probed)
+	}
+	second.Close()
+	first.Close()
+	if got := spawnersAlive(t); len(got) != 0 {
+		t.Errorf("spawners %v outlived their sessions", got)
+	}
+}
+
+// spawnersAlive lists the PIDs of this process's children that are
+// sandbox spawners, in order.
+func spawnersAlive(t *testing.T) []int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid …: comm may hold spaces and parentheses.
+		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(f) < 2 || f[1] != strconv.Itoa(os.Getpid()) {
+			continue
+		}
+		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if arg0, _, _ := bytes.Cut(cmdline, []byte{0}); string(arg0) == nsinit.SpawnerArg0 {
+			out = append(out, pid)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

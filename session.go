@@ -54,9 +54,12 @@ func (r *Runtime) NewSession() (*Session, error) {
 	if r.closed {
 		return nil, errors.New("hands: runtime is closed")
 	}
-	dir, err := newSessionDir(r.tmp.path)
-	if err != nil {
-		return nil, fmt.Errorf("hands: session temp dir: %w", err)
+	dir := r.takeSpareDir() // made by the sandbox's probe, whose spawner is set up for it
+	if dir == "" {
+		var err error
+		if dir, err = newSessionDir(r.tmp.path); err != nil {
+			return nil, fmt.Errorf("hands: session temp dir: %w", err)
+		}
 	}
 	tmp := filepath.Join(dir, "tmp")
 	grants := &sandbox.Grants{}
@@ -188,7 +191,11 @@ func (s *Session) Close() error {
 		if c := s.state.Coordination; c != nil && c.Member != nil {
 			left = c.Member.Leave()
 		}
-		s.closeErr = errors.Join(left, s.state.Close(), s.saved.close(), s.tasks.close(), removeAll(s.dir))
+		var spare error
+		if sp := s.rt.probedSpawner(s.tmp); sp != nil {
+			spare = sp.Close() // the probe's, set up for this session, which ran no command
+		}
+		s.closeErr = errors.Join(left, spare, s.state.Close(), s.saved.close(), s.tasks.close(), removeAll(s.dir))
 	})
 	return s.closeErr
 }

@@ -56,10 +56,11 @@
 //     since): one mask step per command (masks.go).
 //
 // Mounts use the new mount API (open_tree, move_mount, fsopen, fsmount,
-// mount_setattr: Linux 5.12 and later). [Isolator.Probe] starts a spawner
-// once and reports whether its whole set-up works here; where it does not (no
-// unprivileged user namespaces, an AppArmor restriction, no executable), the
-// caller falls back to Landlock alone and says so.
+// mount_setattr: Linux 5.12 and later). [Spawner.Probe] starts a session's
+// spawner ahead of its first command and reports whether its whole set-up
+// works here; where it does not (no unprivileged user namespaces, an
+// AppArmor restriction, no executable), the caller falls back to Landlock
+// alone and says so.
 //
 // What the package does not do: limit resources (no cgroups), filter system
 // calls (package netfilter does, for --network off, only where these

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/hands-dev/hands/internal/sandbox/confine"
 	"github.com/hands-dev/hands/internal/sandbox/nsinit"
@@ -99,8 +98,6 @@ type Isolator struct {
 	cfg    Config
 	helper string
 	err    error // why the helper cannot be used
-	once   sync.Once
-	probe  Report
 	// sockets says where the UNIX sockets to mask are looked for.
 	sockets socketSources
 }

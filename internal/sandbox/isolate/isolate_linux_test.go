@@ -20,7 +20,9 @@ func runIn(t *testing.T, iso *Isolator, dir, script string) (string, int) {
 
 func available(t *testing.T, iso *Isolator) {
 	t.Helper()
-	if r := iso.Probe(); !r.Namespaces {
+	sp := iso.NewSpawner()
+	defer sp.Close()
+	if r := sp.Probe(); !r.Namespaces {
 		t.Skipf("namespaces not available here: %s", r.Reason)
 	}
 }

@@ -67,19 +67,14 @@ type Report struct {
 	Reason string
 }
 
-// Probe starts a spawner once with the whole setup (the first call does;
-// later ones return the same answer) and reports what works.
-func (i *Isolator) Probe() Report {
-	i.once.Do(func() { i.probe = i.runProbe() })
-	return i.probe
-}
-
-func (i *Isolator) runProbe() Report {
-	// The probe is a spawner, as commands get, set up and stopped.
-	p, err := i.startSpawner()
-	if err != nil {
+// Probe starts the session's spawner now, rather than at its first
+// command, and reports whether its whole set-up works here. A spawner's
+// mounts and Landlock rules are fixed at its start (the session's roots
+// and temporary directory), so the probe is the spawner the session's
+// commands then run in, not one started and thrown away.
+func (s *Spawner) Probe() Report {
+	if _, err := s.proc(); err != nil {
 		return Report{Reason: err.Error()}
 	}
-	p.stop()
 	return Report{Namespaces: true, Network: true}
 }

@@ -30,4 +30,4 @@ type Report struct {
 }
 
 // Probe reports that namespaces are missing.
-func (i *Isolator) Probe() Report { return Report{Reason: errUnsupported.Error()} }
+func (s *Spawner) Probe() Report { return Report{Reason: errUnsupported.Error()} }
