@@ -10,7 +10,10 @@
 #   bench/calls.sh [ROUNDS]       (default 200 calls per server and case)
 #   BENCH_CASES=read32k,bash      only these cases
 #   BENCH_STARTUP=N               also time starting hands serve and the floor
-#                                 and answering initialize, N times each
+#                                 and answering initialize, N times each: from
+#                                 the process's start, and sent to a process
+#                                 already started and settled; and Hands's
+#                                 first bash call after each (ROUNDS 0: only this)
 #   BENCH_BEFORE=/path/to/hands   also time an older build of hands (hands-before)
 #   BENCH_BORIS=/path/to/boris    also time boris (github.com/mjkoo/boris,
 #                                 built locally: go build -o ... . in its tree)

@@ -20,7 +20,6 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
-	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,7 +63,7 @@ func main() {
 	rounds := flag.Int("rounds", 200, "calls per server per case")
 	cases := flag.String("cases", "read3k,read32k,read240k,list,glob,bash", "comma-separated cases")
 	handsArgs := flag.String("hands-args", "", "extra flags for hands serve, space-separated")
-	startup := flag.Int("startup", 0, "also time starting each Go server and answering initialize, this many times")
+	startup := flag.Int("startup", 0, "also time starting each Go server and answering initialize (cold, and once settled), and Hands's first bash call, this many times; with -rounds 0, only that")
 	before := flag.String("before", "", "another hands binary (an older build) to time beside -hands, as hands-before")
 	flag.Parse()
 	if *handsBin == "" || *floorBin == "" {
@@ -147,6 +146,9 @@ func main() {
 			cmds["hands-before"] = exec.Command(*before, hargs...)
 		}
 		timeStartup(ctx, *startup, cmds)
+		if *rounds == 0 {
+			return
+		}
 	}
 	fmt.Printf("%d rounds per server and case, interleaved; medians. tree %s\n", *rounds, *src)
 	fmt.Printf("%-9s %-18s %9s %9s %9s %9s %10s %10s\n", "case", "server", "wall ms", "÷floor", "cpu ms", "÷floor", "text B", "struct B")
@@ -216,40 +218,6 @@ func (s *server) once(ctx context.Context, c benchCase) (sample, [2]int) {
 		st = len(b)
 	}
 	return sample{w, c1 - c0}, [2]int{textLen(res), st}
-}
-
-// timeStartup starts each server n times, interleaved, and prints the
-// median time from the start of the process to the initialize result, and
-// the CPU the process spent in all (to its exit at end of input).
-func timeStartup(ctx context.Context, n int, cmds map[string]*exec.Cmd) {
-	names := slices.Sorted(maps.Keys(cmds))
-	walls, cpus := map[string][]time.Duration{}, map[string][]time.Duration{}
-	for i := -1; i < n; i++ {
-		for _, name := range names {
-			proto := cmds[name]
-			cmd := exec.Command(proto.Path, proto.Args[1:]...)
-			client := mcp.NewClient(&mcp.Implementation{Name: "callbench", Version: "1"}, nil)
-			t0 := time.Now()
-			sess, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-			w := time.Since(t0)
-			if err != nil {
-				fail(fmt.Errorf("starting %s: %w", name, err))
-			}
-			sess.Close()
-			if i >= 0 && cmd.ProcessState != nil {
-				walls[name] = append(walls[name], w)
-				cpus[name] = append(cpus[name], cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
-			}
-		}
-	}
-	fmt.Printf("start and initialize, %d times each, interleaved; medians\n%-14s %9s %9s\n", n, "server", "wall ms", "cpu ms")
-	for _, name := range names {
-		slices.Sort(walls[name])
-		slices.Sort(cpus[name])
-		if len(walls[name]) > 0 {
-			fmt.Printf("%-14s %9.3f %9.3f\n", name, ms(walls[name][len(walls[name])/2]), ms(cpus[name][len(cpus[name])/2]))
-		}
-	}
 }
 
 // borisCall maps a case to boris's tools.
