@@ -128,6 +128,9 @@ func (d redescribed) Sketch() tool.Info {
 	return info
 }
 
+// ToolName implements tool.Namer: the name, without the lists.
+func (d redescribed) ToolName() string { return tool.NameOf(d.Tool) }
+
 // subagents runs the task tool's agents of one session.
 type subagents struct {
 	parent *Session

@@ -16,7 +16,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -74,12 +73,6 @@ type Options struct {
 	Shell string `json:"shell,omitempty"`
 	// DisabledTools names tools (as the profile names them) to switch off.
 	DisabledTools []string `json:"disabled_tools,omitempty"`
-	// OnlyTool, when it names one of the profile's tools, builds that
-	// tool alone (and the tools of other MCP servers): for a host that
-	// makes one call and exits, as hands call does, whose start-up then
-	// costs one tool's schemas rather than every tool's. A name the
-	// profile lacks changes nothing, so that the call is refused as usual.
-	OnlyTool string `json:"-"`
 	// NoSandbox turns off the kernel confinement of shell commands.
 	NoSandbox bool `json:"no_sandbox,omitempty"`
 	// Sandbox is how commands are confined: "auto" (or empty, the
@@ -342,10 +335,6 @@ func New(opts Options) (*Runtime, error) {
 	if opts.Coordinator != nil {
 		prof.AddCoordination()
 	}
-	if onlyTool(prof, opts) {
-		prof.Keep(opts.OnlyTool)
-		opts.DisabledTools = nil // the others are not built
-	}
 	exposed := append(prof.Apply(tools.BuiltinsOf(limits, prof.Cores())), opts.Tools...)
 	if exposed, err = loopTools(exposed, opts.Loops, opts.Loop); err != nil {
 		fs.Close()
@@ -403,23 +392,6 @@ func New(opts Options) (*Runtime, error) {
 	return r, nil
 }
 
-// onlyTool reports whether New may build opts.OnlyTool alone: it is one of
-// the profile's tools and not disabled, no loop type chooses the tool set,
-// and every tool named disabled is the profile's. Otherwise every tool is
-// built, so that New refuses bad options, and the call an unknown or
-// disabled tool, with the same messages as always.
-func onlyTool(prof *profile.Profile, opts Options) bool {
-	if _, ok := prof.Entry(opts.OnlyTool); !ok || opts.Loop != "" || len(opts.Loops) > 0 || slices.Contains(opts.DisabledTools, opts.OnlyTool) {
-		return false
-	}
-	for _, name := range opts.DisabledTools {
-		if _, ok := prof.Entry(name); !ok && !strings.HasPrefix(name, "mcp__") {
-			return false
-		}
-	}
-	return true
-}
-
 // Tools returns the definitions of the enabled tools, in the profile's
 // order; the task tool only when the runtime has a model (HasModel).
 func (r *Runtime) Tools() []tool.Info { return r.ToolsFor(r.HasModel()) }
@@ -435,6 +407,21 @@ func (r *Runtime) ToolsFor(hasModel bool) []tool.Info {
 		}
 	}
 	return out
+}
+
+// CoreTool returns the core tool that the tool called name exposes (its
+// own name for a tool that is none), and false when the runtime has no
+// such tool. It builds no schema, as Tools does.
+func (r *Runtime) CoreTool(name string) (string, bool) {
+	t, ok := r.reg.Get(name)
+	if !ok {
+		return "", false
+	}
+	sk := tool.SketchOf(t)
+	if sk.Core == "" {
+		return sk.Name, true
+	}
+	return sk.Core, true
 }
 
 // Profile returns the name of the runtime's profile.

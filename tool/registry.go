@@ -27,7 +27,7 @@ func NewRegistry(tools ...Tool) *Registry {
 
 // Register adds t. It panics if its name is invalid or already taken.
 func (r *Registry) Register(t Tool) {
-	name := SketchOf(t).Name
+	name := NameOf(t)
 	if !ValidName(name) {
 		panic(fmt.Sprintf("tool: invalid tool name %q", name))
 	}
@@ -55,7 +55,7 @@ func (r *Registry) Replace(remove []string, add []Tool) error {
 	}
 	seen := map[string]bool{}
 	for _, t := range add {
-		name := SketchOf(t).Name
+		name := NameOf(t)
 		if !ValidName(name) || !hasSchema(t) {
 			return fmt.Errorf("tool %q: invalid name or missing input schema", name)
 		}
@@ -73,7 +73,7 @@ func (r *Registry) Replace(remove []string, add []Tool) error {
 		order = append(order, n)
 	}
 	for _, t := range add {
-		name := SketchOf(t).Name
+		name := NameOf(t)
 		r.byName[name] = t
 		order = append(order, name)
 	}

@@ -20,6 +20,22 @@ func SketchOf(t Tool) Info {
 	return t.Info()
 }
 
+// Namer is implemented by a tool that tells its name at no cost where its
+// Sketch costs more (a description filled in when first read, such as the
+// task tool's list of agents): the registry needs only the name, and a
+// runtime then pays for the description when a client first reads it.
+type Namer interface {
+	ToolName() string
+}
+
+// NameOf returns t's name, from ToolName when t is a Namer.
+func NameOf(t Tool) string {
+	if n, ok := t.(Namer); ok {
+		return n.ToolName()
+	}
+	return SketchOf(t).Name
+}
+
 // hasSchema reports whether t declares an input schema; a Sketcher always
 // does (its first Info builds it).
 func hasSchema(t Tool) bool {

@@ -52,7 +52,7 @@ func sessionFrom(c *common, stderr io.Writer) (sess *hands.Session, closeAll fun
 	if rt == nil {
 		return nil, nil, code
 	}
-	if c.onlyTool == "" || runsCommands(rt, c.onlyTool) {
+	if c.callTool == "" || runsCommands(rt, c.callTool) {
 		warnSandbox(rt, stderr)
 	}
 	sess, err := rt.NewSession()
@@ -263,7 +263,7 @@ func cmdCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if a.noReadCheck {
 		c.noReadCheck = true
 	}
-	c.onlyTool = fs.Arg(0)
+	c.callTool = fs.Arg(0)
 	sess, closeAll, code := sessionFrom(c, stderr)
 	if sess == nil {
 		return code

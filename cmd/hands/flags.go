@@ -53,8 +53,9 @@ type common struct {
 	writable    list
 	unixSockets list
 
-	// onlyTool is the one tool hands call calls: the runtime builds it alone.
-	onlyTool string
+	// callTool is the one tool hands call calls: the sandbox is probed
+	// (and its warnings said) only when that tool may start a command.
+	callTool string
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -265,7 +266,6 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 	if err := c.loopOptions(&o, cfg); err != nil {
 		return o, err
 	}
-	o.OnlyTool = c.onlyTool
 	if c.noReadCheck {
 		b, err := hands.ProfileBehavior(o.Profile)
 		if err != nil {

@@ -53,14 +53,6 @@ var fileTools = []string{"read", "write", "edit", "multi_edit", "list", "noteboo
 // says nothing of them, and so does not probe the sandbox, which starts a
 // process (about a tenth of such a call's CPU).
 func runsCommands(rt *hands.Runtime, name string) bool {
-	for _, i := range rt.Tools() {
-		if i.Name == name {
-			core := i.Core
-			if core == "" {
-				core = i.Name
-			}
-			return !slices.Contains(fileTools, core)
-		}
-	}
-	return true
+	core, ok := rt.CoreTool(name)
+	return !ok || !slices.Contains(fileTools, core)
 }

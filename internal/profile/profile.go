@@ -194,11 +194,6 @@ func describeParams(ps []Param, lim tools.Limits) {
 	}
 }
 
-// Keep drops every tool but the one exposed as name.
-func (p *Profile) Keep(name string) {
-	p.Tools = slices.DeleteFunc(p.Tools, func(e Entry) bool { return e.Name != name })
-}
-
 // Cores returns the core names of the tools the profile exposes, for
 // building only those (tools.BuiltinsOf).
 func (p *Profile) Cores() []string {

@@ -1,13 +1,13 @@
 package tools
 
 import (
-	"bytes"
 	"fmt"
 	"reflect"
 	"strconv"
+	"strings"
 	"sync"
-	"text/template"
 	"time"
+	"unicode"
 
 	"github.com/hands-dev/hands/tool"
 )
@@ -133,23 +133,49 @@ func (l Limits) Check() error {
 	return nil
 }
 
-// Describe fills a description template with l: {{.BashTimeoutMS}},
-// {{.BashMaxTimeoutMin}}, {{.ReadLines}} and the other fields and methods
-// of Limits. A template that does not parse or run is a programming
-// mistake, found when the tools are built.
+// Describe fills a description template with l: each {{.Name}} is the
+// field or method Name of Limits ({{.BashTimeoutMS}}, {{.ReadLines}}, …),
+// printed as text/template prints it, which is what the descriptions were
+// written for; nothing else of text/template is taken, and parsing a
+// template with it at start cost more than every tool's building. A
+// template with anything else in braces, or a name Limits lacks, is a
+// programming mistake, found when the tools are built.
 func (l Limits) Describe(text string) string {
-	if !bytes.Contains([]byte(text), []byte("{{")) {
+	open := strings.Index(text, "{{")
+	if open < 0 {
 		return text
 	}
-	t, err := template.New("").Option("missingkey=error").Parse(text)
-	if err != nil {
-		panic(fmt.Sprintf("tools: description template: %v", err))
+	var b strings.Builder
+	for open >= 0 {
+		b.WriteString(text[:open])
+		text = text[open+2:]
+		end := strings.Index(text, "}}")
+		if end < 0 {
+			panic(fmt.Sprintf("tools: description template: unclosed {{ before %q", text))
+		}
+		b.WriteString(l.field(text[:end]))
+		text = text[end+2:]
+		open = strings.Index(text, "{{")
 	}
-	var b bytes.Buffer
-	if err := t.Execute(&b, l); err != nil {
-		panic(fmt.Sprintf("tools: description template: %v", err))
-	}
+	b.WriteString(text)
 	return b.String()
+}
+
+// field returns the value of the action ".Name": the method Name of
+// Limits, else its field, printed as fmt.Print does.
+func (l Limits) field(action string) string {
+	name, ok := strings.CutPrefix(action, ".")
+	if !ok || name == "" || strings.ContainsFunc(name, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }) {
+		panic(fmt.Sprintf("tools: description template: {{%s}} is not {{.Name}} of a field or method of Limits", action))
+	}
+	v := reflect.ValueOf(l)
+	if m := v.MethodByName(name); m.IsValid() && m.Type().NumIn() == 0 && m.Type().NumOut() == 1 {
+		return fmt.Sprint(m.Call(nil)[0].Interface())
+	}
+	if f := v.FieldByName(name); f.IsValid() && f.CanInterface() {
+		return fmt.Sprint(f.Interface())
+	}
+	panic(fmt.Sprintf("tools: description template: Limits has no field or method %s", name))
 }
 
 // Today is the date the runtime was built, as 2006-01-02, for
