@@ -135,7 +135,11 @@ func (r *Runtime) deniedInRoots() []string {
 }
 
 // sandboxState probes, once, what the kernel lets the sandbox enforce.
-func (r *Runtime) sandboxState() (isolate.Report, error) {
+func (r *Runtime) sandboxState() (isolate.Report, error) { return r.sandboxStateFor("") }
+
+// sandboxStateFor is sandboxState for a session whose temporary directory
+// is tempDir: if the probe has not run yet, its spawner is that session's.
+func (r *Runtime) sandboxStateFor(tempDir string) (isolate.Report, error) {
 	r.sandbox.once.Do(func() {
 		if r.sandbox.probing != nil {
 			r.sandbox.probing()
@@ -143,7 +147,7 @@ func (r *Runtime) sandboxState() (isolate.Report, error) {
 		if r.opts.NoSandbox || !r.wantsNamespaces() {
 			return
 		}
-		r.sandbox.probe = r.probeSandbox()
+		r.sandbox.probe = r.probeSandbox(tempDir)
 	})
 	return r.sandbox.probe, r.sandbox.err
 }
@@ -151,26 +155,30 @@ func (r *Runtime) sandboxState() (isolate.Report, error) {
 // probeSandbox starts a spawner, as a session's commands get, and reports
 // whether it works. A spawner's mounts and Landlock rules are fixed at its
 // start for one temporary directory, so it cannot serve any session but
-// the one it was set up for: the probe makes the next session's directory
-// ahead and sets its spawner up for that, and the session that takes the
-// directory (NewSession) runs its commands in the probe's spawner rather
-// than starting a second one (sandboxFor).
-func (r *Runtime) probeSandbox() isolate.Report {
-	r.mu.Lock()
-	dir := ""
-	if !r.closed {
-		dir, _ = newSessionDir(r.tmp.path) // on failure, the probe's spawner is not kept
-		r.sandbox.spareDir = dir
-	}
-	r.mu.Unlock()
-	tmp := r.tmp.path
-	if dir != "" {
-		tmp = filepath.Join(dir, "tmp")
+// the one it was set up for: that of the session whose first command asks
+// (tempDir), or else the next session's, whose directory the probe makes
+// ahead; the session that takes the directory (NewSession) runs its
+// commands in the probe's spawner rather than starting a second one
+// (sandboxFor).
+func (r *Runtime) probeSandbox(tempDir string) isolate.Report {
+	tmp := tempDir
+	if tmp == "" {
+		r.mu.Lock()
+		dir := ""
+		if !r.closed {
+			dir, _ = newSessionDir(r.tmp.path) // on failure, the probe's spawner is not kept
+			r.sandbox.spareDir = dir
+		}
+		r.mu.Unlock()
+		tmp = r.tmp.path
+		if dir != "" {
+			tmp = filepath.Join(dir, "tmp")
+		}
 	}
 	sp := r.isolator(tmp).NewSpawner()
 	probe := sp.Probe()
 	r.mu.Lock()
-	keep := probe.Namespaces && dir != "" && !r.closed
+	keep := probe.Namespaces && tmp != r.tmp.path && !r.closed
 	if keep {
 		r.sandbox.spawner, r.sandbox.spawnerTmp = sp, tmp
 	}
@@ -254,6 +262,9 @@ func (r *Runtime) wantsNamespaces() bool {
 func (r *Runtime) sandboxFor(cfg *jobs.Config, tempDir string) error {
 	if r.opts.NoSandbox {
 		return nil
+	}
+	if r.wantsNamespaces() {
+		r.sandboxStateFor(tempDir) // the probe, if none ran yet, starts this session's spawner
 	}
 	if r.opts.Sandbox == SandboxStrict {
 		if miss := r.missing(); len(miss) > 0 {

@@ -206,3 +206,37 @@ func spawnersAlive(t *testing.T) []int {
 	slices.Sort(out)
 	return out
 }
+
+// Without a probe in the background, the first session's first command
+// probes: the probe's spawner is that session's, and no directory or
+// spawner is left waiting for a next session.
+func TestProbeOnFirstCommandIsTheSessions(t *testing.T) {
+	root := t.TempDir()
+	rt, err := New(Options{Roots: []string{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	s, err := rt.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	in, _ := json.Marshal(map[string]any{"command": "echo ok > $TMPDIR/f && cat $TMPDIR/f"})
+	res := s.Call(context.Background(), tool.Call{Name: "bash", Input: in})
+	if res.IsError || !strings.Contains(res.TextOf(), "ok") {
+		t.Fatalf("bash: %s", res.TextOf())
+	}
+	if probe, _ := rt.sandboxState(); !probe.Namespaces {
+		t.Skipf("namespaces not available here: %s", probe.Reason)
+	}
+	if got := spawnersAlive(t); len(got) != 1 {
+		t.Errorf("after the first command, spawners %v; want one, the session's", got)
+	}
+	rt.mu.Lock()
+	spareDir, spare := rt.sandbox.spareDir, rt.sandbox.spawner
+	rt.mu.Unlock()
+	if spareDir != "" || spare != nil {
+		t.Errorf("the probe left a directory %q or a spawner (%v) for a next session", spareDir, spare != nil)
+	}
+}
