@@ -279,18 +279,26 @@ func (s *Set) openIn(op string, p Path) (f *os.File, r *os.Root, rel, abs string
 // opened must be inside a root and not denied.
 func (s *Set) opened(f *os.File, abs string) (*os.File, error) {
 	real, ok := openedPath(f)
-	if !ok || real == abs {
-		return f, nil
-	}
-	if _, _, in := s.Contains(real); !in {
+	if err := s.checkOpened(real, ok, abs); err != nil {
 		f.Close()
-		return nil, denied("open", abs, "leads outside the allowed roots (it changed while it was opened)", s.Roots())
-	}
-	if pat, ok := s.deniedBy(real); ok {
-		f.Close()
-		return nil, denied("open", abs, fmt.Sprintf("leads to %s, which matches deny pattern %q (it changed while it was opened)", real, pat), nil)
+		return nil, err
 	}
 	return f, nil
+}
+
+// checkOpened checks real, where the kernel says what was opened as abs
+// is (when known), as opened does.
+func (s *Set) checkOpened(real string, known bool, abs string) error {
+	if !known || real == abs {
+		return nil
+	}
+	if _, _, in := s.Contains(real); !in {
+		return denied("open", abs, "leads outside the allowed roots (it changed while it was opened)", s.Roots())
+	}
+	if pat, ok := s.deniedBy(real); ok {
+		return denied("open", abs, fmt.Sprintf("leads to %s, which matches deny pattern %q (it changed while it was opened)", real, pat), nil)
+	}
+	return nil
 }
 
 // OpenFile opens the file at p with the flags and permission of os.OpenFile.
