@@ -28,6 +28,18 @@ type ListDir struct {
 // OpenListDir opens the directory at p for listing, checked as ReadDir
 // checks it.
 func (s *Set) OpenListDir(p Path) (*ListDir, error) {
+	if _, rel, abs, err := s.at("readdir", p); err != nil {
+		return nil, err
+	} else if fd, err := openBeneath(s.roots[p.Root].dir, rel); err == nil {
+		// Checked as openIn checks what it opens.
+		real, known := fdPath(fd)
+		if err := s.checkOpened(real, known, abs); err != nil {
+			unix.Close(fd)
+			return nil, err
+		}
+		p.Abs = abs
+		return &ListDir{s: s, fd: fd, p: p}, nil
+	}
 	f, _, _, abs, err := s.openIn("readdir", p)
 	if err != nil {
 		return nil, err

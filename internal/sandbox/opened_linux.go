@@ -47,3 +47,47 @@ var procFD = sync.OnceValue(func() int {
 	}
 	return fd
 })
+
+// rootHandle returns the directory r is, opened for openBeneath, or nil.
+func rootHandle(r *os.Root) *os.File {
+	f, err := r.Open(".")
+	if err != nil {
+		return nil
+	}
+	return f
+}
+
+// openBeneath opens the directory rel (relative, local) below dir with one
+// openat2 that the kernel keeps beneath dir and refuses to take through
+// any symbolic link: what it opens is the directory rel names, with no
+// link followed, never anything outside dir. os.Root opens the same
+// directory one component at a time, as an os.File tried with the poller:
+// seven more system calls. Any failure (a link on the way, which os.Root
+// follows when it stays inside; an old kernel) is for the caller to retry
+// the os.Root way.
+func openBeneath(dir *os.File, rel string) (int, error) {
+	if dir == nil {
+		return -1, unix.ENOSYS
+	}
+	rc, err := dir.SyscallConn()
+	if err != nil {
+		return -1, err
+	}
+	fd := -1
+	how := unix.OpenHow{
+		Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	}
+	cerr := rc.Control(func(raw uintptr) {
+		for {
+			fd, err = unix.Openat2(int(raw), rel, &how)
+			if err != unix.EINTR {
+				return
+			}
+		}
+	})
+	if cerr != nil {
+		return -1, cerr
+	}
+	return fd, err
+}

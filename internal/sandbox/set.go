@@ -76,6 +76,7 @@ type root struct {
 	path  string // absolute, clean, symlinks evaluated
 	given string // absolute and clean as given, when it differs from path
 	r     *os.Root
+	dir   *os.File // the root directory, to open beneath (see openBeneath); nil where unused
 }
 
 // Path is a path resolved by Resolve: inside a root and not denied.
@@ -119,6 +120,9 @@ func New(roots []string, deny []string) (*Set, error) {
 			return nil, err
 		}
 		if slices.ContainsFunc(s.roots, func(o root) bool { return o.path == rt.path }) {
+			if rt.dir != nil {
+				rt.dir.Close()
+			}
 			rt.r.Close()
 			continue
 		}
@@ -151,7 +155,7 @@ func openRoot(dir string) (root, error) {
 	if err != nil {
 		return root{}, rootErr(abs, err)
 	}
-	rt := root{path: real, r: r}
+	rt := root{path: real, r: r, dir: rootHandle(r)}
 	if abs != real {
 		rt.given = abs
 	}
@@ -172,6 +176,9 @@ func (s *Set) Close() error {
 	}
 	var errs []error
 	for _, r := range s.roots {
+		if r.dir != nil {
+			r.dir.Close()
+		}
 		errs = append(errs, r.r.Close())
 	}
 	return errors.Join(errs...)
