@@ -1,11 +1,10 @@
 package sandbox
 
 import (
-	"bytes"
-	"encoding/binary"
 	"io/fs"
 	"sync"
 
+	"github.com/hands-dev/hands/internal/dirent"
 	"golang.org/x/sys/unix"
 )
 
@@ -38,23 +37,12 @@ func readEntries(fd int) ([]listEntry, error) {
 		if n <= 0 {
 			break
 		}
-		// struct linux_dirent64: d_ino at 0, d_reclen at 16, d_type at
-		// 18, the name from 19.
-		for b := buf[:n]; len(b) >= 19; {
-			reclen := int(binary.NativeEndian.Uint16(b[16:18]))
-			if reclen < 19 || reclen > len(b) {
-				break
+		var lerr error
+		dirent.Each(buf[:n], func(ino uint64, typ uint8, name []byte) {
+			if ino == 0 || lerr != nil {
+				return
 			}
-			ino := binary.NativeEndian.Uint64(b[0:8])
-			typ, name := b[18], b[19:reclen]
-			if i := bytes.IndexByte(name, 0); i >= 0 {
-				name = name[:i]
-			}
-			b = b[reclen:]
-			if ino == 0 || len(name) == 0 || string(name) == "." || string(name) == ".." {
-				continue
-			}
-			t, known := direntType(typ)
+			t, known := dirent.Type(typ)
 			if !known {
 				var st unix.Stat_t
 				err := unix.Fstatat(fd, string(name), &st, unix.AT_SYMLINK_NOFOLLOW)
@@ -62,15 +50,19 @@ func readEntries(fd int) ([]listEntry, error) {
 					err = unix.Fstatat(fd, string(name), &st, unix.AT_SYMLINK_NOFOLLOW)
 				}
 				if err == unix.ENOENT {
-					continue
+					return
 				}
 				if err != nil {
-					return nil, err
+					lerr = err
+					return
 				}
-				t = statType(st.Mode)
+				t = dirent.StatType(st.Mode)
 			}
 			names = append(names, name...)
 			spans = append(spans, span{len(names), t})
+		})
+		if lerr != nil {
+			return nil, lerr
 		}
 	}
 	all := string(names) // one allocation for every name
@@ -81,45 +73,4 @@ func readEntries(fd int) ([]listEntry, error) {
 		start = sp.end
 	}
 	return ents, nil
-}
-
-// direntType returns the type bits of a d_type, as os.File.ReadDir gives
-// them; false for DT_UNKNOWN.
-func direntType(t uint8) (fs.FileMode, bool) {
-	switch t {
-	case unix.DT_REG:
-		return 0, true
-	case unix.DT_DIR:
-		return fs.ModeDir, true
-	case unix.DT_LNK:
-		return fs.ModeSymlink, true
-	case unix.DT_FIFO:
-		return fs.ModeNamedPipe, true
-	case unix.DT_SOCK:
-		return fs.ModeSocket, true
-	case unix.DT_CHR:
-		return fs.ModeDevice | fs.ModeCharDevice, true
-	case unix.DT_BLK:
-		return fs.ModeDevice, true
-	}
-	return 0, false
-}
-
-// statType returns the type bits of a st_mode, as os.Lstat gives them.
-func statType(m uint32) fs.FileMode {
-	switch m & unix.S_IFMT {
-	case unix.S_IFDIR:
-		return fs.ModeDir
-	case unix.S_IFLNK:
-		return fs.ModeSymlink
-	case unix.S_IFIFO:
-		return fs.ModeNamedPipe
-	case unix.S_IFSOCK:
-		return fs.ModeSocket
-	case unix.S_IFCHR:
-		return fs.ModeDevice | fs.ModeCharDevice
-	case unix.S_IFBLK:
-		return fs.ModeDevice
-	}
-	return 0
 }
