@@ -109,10 +109,15 @@ func NewRoot(dir string, cfg Config) *Node {
 	}
 	// Directories from the filesystem root (or the repository root) down
 	// to dir.
+	// What each holds is looked up once: present costs a stat even when
+	// it answers from what it kept.
 	chain := []string{dir}
+	var files []Files
 	if !cfg.NoParents {
 		for d := dir; ; {
-			if present(d)&HasGit != 0 {
+			f := present(d)
+			files = append(files, f)
+			if f&HasGit != 0 {
 				break
 			}
 			p := filepath.Dir(d)
@@ -122,11 +127,12 @@ func NewRoot(dir string, cfg Config) *Node {
 			chain = append(chain, p)
 			d = p
 		}
+	} else {
+		files = append(files, present(dir))
 	}
 	n := &Node{dir: "", shared: sh}
 	for i := len(chain) - 1; i >= 0; i-- {
-		d := chain[i]
-		f := present(d)
+		d, f := chain[i], files[i]
 		if i > 0 && f == 0 {
 			continue
 		}

@@ -90,7 +90,7 @@ func fold(s string) string {
 // entries; Resolve and the operations check it themselves.
 func (s *Set) Denied(abs string) bool {
 	_, ok := s.deniedBy(abs)
-	return ok || s.grants.hidden(filepath.Clean(abs))
+	return ok || s.grants.hidden(abs)
 }
 
 // Allows reports whether real, an absolute path with every link resolved

@@ -96,6 +96,10 @@ func (g *Grants) hidden(abs string) bool {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if len(g.files) == 0 {
+		return false // no path to clean: a listing asks this of every entry
+	}
+	abs = filepath.Clean(abs)
 	if _, ok := g.files[abs]; ok {
 		return false
 	}

@@ -1,11 +1,6 @@
 package sandbox
 
-import (
-	"cmp"
-	"os"
-	"path"
-	"slices"
-)
+import "path"
 
 // A ListDir is a directory of the roots held open for listing a tree. Its
 // subdirectories and files are opened through its handle, one plain name
@@ -27,9 +22,4 @@ func (d *ListDir) Path() Path { return d.p }
 func (d *ListDir) child(name string) Path {
 	abs := path.Join(d.p.Abs, name)
 	return Path{Abs: abs, Req: abs, Root: d.p.Root, Rel: path.Join(d.p.Rel, name), Exists: true}
-}
-
-// sortEntries sorts a listing by name, as ReadDir does.
-func sortEntries(list []os.DirEntry) {
-	slices.SortFunc(list, func(a, b os.DirEntry) int { return cmp.Compare(a.Name(), b.Name()) })
 }

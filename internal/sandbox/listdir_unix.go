@@ -8,14 +8,19 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
 
-// ListDir: see listdir.go.
+// ListDir: see listdir.go. Below the directory OpenListDir opened, a
+// ListDir holds a plain descriptor, not an os.File: an os.File costs a
+// fcntl, a finalizer and (listed through it) an entry per name allocated
+// apart, for a handle that is only listed and closed.
 type ListDir struct {
 	s  *Set
-	f  *os.File // a plain file of the handle: it lists with d_type
+	f  *os.File // the directory OpenListDir opened, nil below it
 	fd int
 	p  Path
 }
@@ -23,32 +28,51 @@ type ListDir struct {
 // OpenListDir opens the directory at p for listing, checked as ReadDir
 // checks it.
 func (s *Set) OpenListDir(p Path) (*ListDir, error) {
+	if _, rel, abs, err := s.at("readdir", p); err != nil {
+		return nil, err
+	} else if fd, err := openBeneath(s.roots[p.Root].dir, rel); err == nil {
+		// Checked as openIn checks what it opens.
+		real, known := fdPath(fd)
+		if err := s.checkOpened(real, known, abs); err != nil {
+			unix.Close(fd)
+			return nil, err
+		}
+		p.Abs = abs
+		return &ListDir{s: s, fd: fd, p: p}, nil
+	}
 	f, _, _, abs, err := s.openIn("readdir", p)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	d, err := plainDup(f)
+	rc, err := f.SyscallConn()
 	if err != nil {
+		f.Close()
+		return nil, s.fail("readdir", abs, err)
+	}
+	fd := -1
+	if err := rc.Control(func(raw uintptr) { fd = int(raw) }); err != nil {
+		f.Close()
 		return nil, s.fail("readdir", abs, err)
 	}
 	p.Abs = abs
-	return &ListDir{s: s, f: d, fd: int(d.Fd()), p: p}, nil
+	return &ListDir{s: s, f: f, fd: fd, p: p}, nil
 }
 
 // ReadDir lists the directory (once: a second call lists nothing more),
 // sorted by name, with the types the kernel reports. An entry's Info is
 // read within the root by path, as ReadDirTypes's is.
 func (d *ListDir) ReadDir() ([]os.DirEntry, error) {
-	list, err := d.f.ReadDir(-1)
+	ents, err := readEntries(d.fd)
 	if err != nil {
 		return nil, d.s.fail("readdir", d.p.Abs, err)
 	}
+	slices.SortFunc(ents, func(a, b listEntry) int { return strings.Compare(a.name, b.name) })
 	dir := &listedDir{r: d.s.roots[d.p.Root].r, rel: filepath.FromSlash(d.p.Rel)}
-	for i, e := range list {
-		list[i] = listEntry{DirEntry: e, dir: dir}
+	list := make([]os.DirEntry, len(ents))
+	for i := range ents {
+		ents[i].dir = dir
+		list[i] = &ents[i]
 	}
-	sortEntries(list)
 	return list, nil
 }
 
@@ -71,11 +95,12 @@ func (d *ListDir) Sub(name string) (*ListDir, error) {
 	if err != nil {
 		return nil, d.s.fail(op, p.Abs, err)
 	}
-	f := os.NewFile(uintptr(fd), p.Abs)
-	if f, err = d.s.opened(f, p.Abs); err != nil {
+	real, known := fdPath(fd)
+	if err := d.s.checkOpened(real, known, p.Abs); err != nil {
+		unix.Close(fd)
 		return nil, err
 	}
-	return &ListDir{s: d.s, f: f, fd: fd, p: p}, nil
+	return &ListDir{s: d.s, fd: fd, p: p}, nil
 }
 
 // Open opens the regular file name of d for reading; a link or anything
@@ -124,7 +149,12 @@ func openat(dirfd int, name string, flag int) (int, error) {
 }
 
 // Close closes the directory's handle.
-func (d *ListDir) Close() error { return d.f.Close() }
+func (d *ListDir) Close() error {
+	if d.f != nil {
+		return d.f.Close()
+	}
+	return unix.Close(d.fd)
+}
 
 // listedDir is the directory a listEntry was listed in: its root and its
 // path relative to that root.
@@ -133,13 +163,19 @@ type listedDir struct {
 	rel string
 }
 
-// listEntry is rootEntry for ListDir, whose entries share their
+// listEntry is rootEntry for ListDir: the entries of one listing are one
+// slice, their names cut from one string, and they share their
 // directory's path rather than each joining its own (Info is rare).
 type listEntry struct {
-	fs.DirEntry
-	dir *listedDir
+	name string
+	typ  fs.FileMode
+	dir  *listedDir
 }
 
-func (e listEntry) Info() (fs.FileInfo, error) {
-	return e.dir.r.Lstat(filepath.Join(e.dir.rel, e.Name()))
+func (e *listEntry) Name() string      { return e.name }
+func (e *listEntry) IsDir() bool       { return e.typ.IsDir() }
+func (e *listEntry) Type() fs.FileMode { return e.typ }
+func (e *listEntry) String() string    { return fs.FormatDirEntry(e) }
+func (e *listEntry) Info() (fs.FileInfo, error) {
+	return e.dir.r.Lstat(filepath.Join(e.dir.rel, e.name))
 }

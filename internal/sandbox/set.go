@@ -76,6 +76,7 @@ type root struct {
 	path  string // absolute, clean, symlinks evaluated
 	given string // absolute and clean as given, when it differs from path
 	r     *os.Root
+	dir   *os.File // the root directory, to open beneath (see openBeneath); nil where unused
 }
 
 // Path is a path resolved by Resolve: inside a root and not denied.
@@ -119,6 +120,9 @@ func New(roots []string, deny []string) (*Set, error) {
 			return nil, err
 		}
 		if slices.ContainsFunc(s.roots, func(o root) bool { return o.path == rt.path }) {
+			if rt.dir != nil {
+				rt.dir.Close()
+			}
 			rt.r.Close()
 			continue
 		}
@@ -151,7 +155,7 @@ func openRoot(dir string) (root, error) {
 	if err != nil {
 		return root{}, rootErr(abs, err)
 	}
-	rt := root{path: real, r: r}
+	rt := root{path: real, r: r, dir: rootHandle(r)}
 	if abs != real {
 		rt.given = abs
 	}
@@ -172,6 +176,9 @@ func (s *Set) Close() error {
 	}
 	var errs []error
 	for _, r := range s.roots {
+		if r.dir != nil {
+			r.dir.Close()
+		}
 		errs = append(errs, r.r.Close())
 	}
 	return errors.Join(errs...)
@@ -279,18 +286,26 @@ func (s *Set) openIn(op string, p Path) (f *os.File, r *os.Root, rel, abs string
 // opened must be inside a root and not denied.
 func (s *Set) opened(f *os.File, abs string) (*os.File, error) {
 	real, ok := openedPath(f)
-	if !ok || real == abs {
-		return f, nil
-	}
-	if _, _, in := s.Contains(real); !in {
+	if err := s.checkOpened(real, ok, abs); err != nil {
 		f.Close()
-		return nil, denied("open", abs, "leads outside the allowed roots (it changed while it was opened)", s.Roots())
-	}
-	if pat, ok := s.deniedBy(real); ok {
-		f.Close()
-		return nil, denied("open", abs, fmt.Sprintf("leads to %s, which matches deny pattern %q (it changed while it was opened)", real, pat), nil)
+		return nil, err
 	}
 	return f, nil
+}
+
+// checkOpened checks real, where the kernel says what was opened as abs
+// is (when known), as opened does.
+func (s *Set) checkOpened(real string, known bool, abs string) error {
+	if !known || real == abs {
+		return nil
+	}
+	if _, _, in := s.Contains(real); !in {
+		return denied("open", abs, "leads outside the allowed roots (it changed while it was opened)", s.Roots())
+	}
+	if pat, ok := s.deniedBy(real); ok {
+		return denied("open", abs, fmt.Sprintf("leads to %s, which matches deny pattern %q (it changed while it was opened)", real, pat), nil)
+	}
+	return nil
 }
 
 // OpenFile opens the file at p with the flags and permission of os.OpenFile.

@@ -117,7 +117,7 @@ func runList(ctx context.Context, env *tool.Env, in ListInput) (*ListOutput, err
 	// is everything in it, as in git.
 	inIgnored := false
 	if respectGit {
-		git = gitIgnoresFor(st, p)
+		git = gitIgnoresFor(st, p, entries)
 		root := strings.TrimSuffix(st.FS.Roots()[p.Root], string(filepath.Separator))
 		for d := p.Abs; d != root && strings.HasPrefix(d, root+string(filepath.Separator)); d = filepath.Dir(d) {
 			if filepath.Base(d) == ".git" || git.ignored(d, true) {

@@ -27,15 +27,16 @@ type gitIgnores struct {
 	inRepo bool          // dir or a directory above it holds .git
 }
 
-// gitIgnoresFor returns the .gitignore files that apply in the directory p.
-func gitIgnoresFor(st *State, p sandbox.Path) *gitIgnores {
+// gitIgnoresFor returns the .gitignore files that apply in the directory
+// p, whose entries (as listed) say whether it holds .git.
+func gitIgnoresFor(st *State, p sandbox.Path, entries []os.DirEntry) *gitIgnores {
 	rootDir := st.FS.Roots()[p.Root]
 	var chain []string
 	inRepo := false
 	for d := p.Abs; ; {
 		chain = append(chain, d)
 		parent := filepath.Dir(d)
-		if hasGitDir(st, d) {
+		if d == p.Abs && listsGitDir(st, d, entries) || d != p.Abs && hasGitDir(st, d) {
 			inRepo = true
 			break
 		}
@@ -60,6 +61,21 @@ func gitIgnoresFor(st *State, p sandbox.Path) *gitIgnores {
 func hasGitDir(st *State, dir string) bool {
 	p, err := st.FS.Resolve(dir, ".git")
 	return err == nil && p.Exists
+}
+
+// listsGitDir is hasGitDir for dir listed as entries: a .git entry that
+// is neither a link (which the lookup by path follows) nor denied (which
+// it refuses) answers without a lookup; otherwise hasGitDir does.
+func listsGitDir(st *State, dir string, entries []os.DirEntry) bool {
+	for _, e := range entries {
+		if e.Name() == ".git" {
+			if e.Type()&os.ModeSymlink == 0 && !st.FS.Denied(filepath.Join(dir, ".git")) {
+				return true
+			}
+			return hasGitDir(st, dir)
+		}
+	}
+	return false
 }
 
 // repoAbove reports whether a directory above root holds .git, so that the

@@ -70,7 +70,7 @@ func listTree(ctx context.Context, st *State, p sandbox.Path, depth int) (string
 	if err != nil {
 		return "", "", fsErr(err, "list", p.Abs)
 	}
-	if err := walk(top, entries, gitIgnoresFor(st, p), "  ", 1); err != nil {
+	if err := walk(top, entries, gitIgnoresFor(st, p, entries), "  ", 1); err != nil {
 		return "", "", err
 	}
 	note := ""

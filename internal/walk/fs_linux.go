@@ -6,8 +6,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-	"unsafe"
 
+	direntpkg "github.com/hands-dev/hands/internal/dirent"
 	"golang.org/x/sys/unix"
 )
 
@@ -103,70 +103,24 @@ func (d *dirRef) readDir(buf []byte) ([]dirent, error) {
 		if n <= 0 {
 			return out, nil
 		}
-		for b := buf[:n]; len(b) >= 19; {
-			reclen := int(*(*uint16)(unsafe.Pointer(&b[16])))
-			if reclen < 19 || reclen > len(b) {
-				break
-			}
-			typ := b[18]
-			name := b[19:reclen]
-			for i, c := range name {
-				if c == 0 {
-					name = name[:i]
-					break
-				}
-			}
-			b = b[reclen:]
-			if len(name) == 0 || string(name) == "." || string(name) == ".." {
-				continue
-			}
+		direntpkg.Each(buf[:n], func(_ uint64, typ uint8, name []byte) {
 			e := dirent{name: string(name)}
-			switch typ {
-			case syscall.DT_REG:
-			case syscall.DT_DIR:
-				e.typ = fs.ModeDir
-			case syscall.DT_LNK:
-				e.typ = fs.ModeSymlink
-			case syscall.DT_FIFO:
-				e.typ = fs.ModeNamedPipe
-			case syscall.DT_SOCK:
-				e.typ = fs.ModeSocket
-			case syscall.DT_CHR:
-				e.typ = fs.ModeDevice | fs.ModeCharDevice
-			case syscall.DT_BLK:
-				e.typ = fs.ModeDevice
-			default:
+			t, known := direntpkg.Type(typ)
+			if !known {
 				var st unix.Stat_t
 				if err := fstatat(d.fd, e.name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-					continue
+					return
 				}
-				e.typ = modeType(st.Mode)
+				t = direntpkg.StatType(st.Mode)
 			}
+			e.typ = t
 			out = append(out, e)
-		}
+		})
 	}
 }
 
 func fstatat(dirfd int, name string, st *unix.Stat_t, flags int) error {
 	return retry(func() error { return unix.Fstatat(dirfd, name, st, flags) })
-}
-
-func modeType(m uint32) fs.FileMode {
-	switch m & syscall.S_IFMT {
-	case syscall.S_IFDIR:
-		return fs.ModeDir
-	case syscall.S_IFLNK:
-		return fs.ModeSymlink
-	case syscall.S_IFIFO:
-		return fs.ModeNamedPipe
-	case syscall.S_IFSOCK:
-		return fs.ModeSocket
-	case syscall.S_IFCHR:
-		return fs.ModeDevice | fs.ModeCharDevice
-	case syscall.S_IFBLK:
-		return fs.ModeDevice
-	}
-	return 0
 }
 
 // Info is what Stat or Open learned about a file.
@@ -181,7 +135,7 @@ func infoOf(st *unix.Stat_t) Info {
 	return Info{
 		ModTime: time.Unix(st.Mtim.Sec, st.Mtim.Nsec),
 		Size:    st.Size,
-		Type:    modeType(st.Mode),
+		Type:    direntpkg.StatType(st.Mode),
 		Links:   uint64(st.Nlink),
 	}
 }
