@@ -238,18 +238,6 @@ func (src socketSources) socketMasks(keep, masked []string) []string {
 	})
 }
 
-// readDir lists d unsorted (a shared /tmp holds hundreds of entries, and
-// the masks are sorted at the end); nil if it cannot.
-func readDir(d string) []os.DirEntry {
-	f, err := os.Open(d)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	entries, _ := f.ReadDir(-1)
-	return entries
-}
-
 // resolvedDirs resolves dirs, each once (/var/run is often /run).
 func resolvedDirs(dirs []string) []string {
 	var out []string

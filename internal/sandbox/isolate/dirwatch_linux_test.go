@@ -1,0 +1,142 @@
+package isolate
+
+import (
+	"bufio"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func names(entries []os.DirEntry) []string {
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.Name())
+	}
+	slices.Sort(out)
+	return out
+}
+
+// A kept listing follows every change of the directory made before the
+// next read: entries created, removed, renamed in and out, sockets bound,
+// the directory replaced by another or removed.
+func TestDirWatchSeesEveryChange(t *testing.T) {
+	if dirs().fd < 0 {
+		t.Skip("no inotify instance to be had: every listing is read from disk")
+	}
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := base + "/d"
+	os.Mkdir(d, 0o755)
+	os.WriteFile(d+"/a", nil, 0o644)
+	check := func(step string, want ...string) {
+		t.Helper()
+		if got := names(readDir(d)); !slices.Equal(got, want) {
+			t.Fatalf("%s: listed %q, want %q", step, got, want)
+		}
+	}
+	check("first read", "a")
+	check("unchanged", "a")
+	os.Mkdir(d+"/ssh-x", 0o700)
+	check("a directory made", "a", "ssh-x")
+	l, err := net.Listen("unix", d+"/s.sock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	check("a socket bound", "a", "s.sock", "ssh-x")
+	os.Remove(d + "/a")
+	check("a file removed", "s.sock", "ssh-x")
+	os.WriteFile(base+"/b", nil, 0o644)
+	os.Rename(base+"/b", d+"/b")
+	check("a file moved in", "b", "s.sock", "ssh-x")
+	os.Rename(d+"/ssh-x", base+"/ssh-x")
+	check("a directory moved out", "b", "s.sock")
+	os.Rename(d, base+"/old")
+	os.Mkdir(d, 0o755)
+	os.Mkdir(d+"/tmux-0", 0o755)
+	check("the directory replaced", "tmux-0")
+	os.WriteFile(base+"/old/c", nil, 0o644)
+	check("the old directory changed", "tmux-0")
+	os.Remove(d + "/tmux-0")
+	os.Remove(d)
+	check("the directory removed")
+	os.Mkdir(d, 0o755)
+	os.Mkdir(d+"/.X11-unix", 0o755)
+	check("made again", ".X11-unix")
+	os.Remove(base + "/old/c")
+	os.Remove(base + "/old/b")
+	os.Symlink(base+"/old", base+"/link")
+	os.Remove(d + "/.X11-unix")
+	os.Remove(d)
+	os.Rename(base+"/link", d)
+	check("a link to a directory now (no watch: read each time, as before)", "s.sock")
+	os.WriteFile(base+"/old/e", nil, 0o644)
+	check("through the link, changed", "e", "s.sock")
+}
+
+// A socket bound outside the roots by another process in a directory the
+// selection lists (here a stand-in for /tmp, after a command had already
+// run and the listing was kept) is masked from the next command on. A
+// command itself cannot make one there: outside the writable trees, which
+// the masks leave alone, everything is read-only to it.
+func TestSpawnerMasksSocketsListedSince(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3 to connect with")
+	}
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, tmp, shared := base+"/root", base+"/tmp", base+"/shared"
+	for _, d := range []string{root, tmp, shared} {
+		os.MkdirAll(d, 0o755)
+	}
+	noProc := base + "/net-unix" // no socket listed there: only the listing can show it
+	os.WriteFile(noProc, nil, 0o644)
+	iso := New(Config{Roots: []string{root}, TempDir: tmp})
+	iso.sockets = socketSources{tmp: []string{shared}, getenv: func(string) string { return "" }, procUnix: noProc}
+	m, _ := session(t, iso, root, tmp)
+	connect := py + ` -c 'import socket,sys
+for p in sys.argv[1:]:
+    s=socket.socket(socket.AF_UNIX); s.settimeout(5)
+    try:
+        s.connect(p); print(s.recv(20).decode())
+    except OSError as e:
+        print(p, e)' `
+	if out := run(t, m, connect+shared+"/none.sock"); !strings.Contains(out.Merged.Head, "No such file") {
+		t.Fatalf("the first command:\n%s", out.Merged.Head)
+	}
+	// Bound by a process of its own, outside the sandbox, as a daemon
+	// starting while the session runs would.
+	srv := exec.Command(py, "-c", `import socket,sys,os
+a=socket.socket(socket.AF_UNIX); a.bind(sys.argv[1]); a.listen(8)
+os.makedirs(os.path.dirname(sys.argv[2]))
+b=socket.socket(socket.AF_UNIX); b.bind(sys.argv[2]); b.listen(8)
+print("ready", flush=True)
+sys.stdin.read()`, shared+"/daemon.sock", shared+"/ssh-agentdir/agent.1")
+	stdin, _ := srv.StdinPipe()
+	stdout, _ := srv.StdoutPipe()
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { stdin.Close(); srv.Wait() }()
+	if ready, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || ready != "ready\n" {
+		t.Fatalf("the outside process did not bind its sockets: %q %v", ready, err)
+	}
+	for range 2 {
+		out := run(t, m, connect+shared+"/daemon.sock "+shared+"/ssh-agentdir/agent.1")
+		// The socket is covered by a mask, the directory by an empty one.
+		for _, p := range []string{shared + "/daemon.sock [Errno 13] Permission denied", shared + "/ssh-agentdir/agent.1 [Errno 2] No such file"} {
+			if !strings.Contains(out.Merged.Head, p) {
+				t.Errorf("bound after the listing was kept, not refused as masked: want %q in\n%s", p, out.Merged.Head)
+			}
+		}
+	}
+}
