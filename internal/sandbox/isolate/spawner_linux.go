@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"runtime"
@@ -56,7 +57,12 @@ type spawnerProc struct {
 	writable []string
 	netNS    bool
 
-	sock   int
+	// conn is the server's end of the socket, read and written through
+	// the runtime's poller: a thread blocked in read(2) between messages
+	// would keep a P in a system call, and the Go runtime's monitor
+	// (sysmon) wakes every 20 µs to 10 ms while one is, tens of times a
+	// command.
+	conn   *net.UnixConn
 	cmd    *exec.Cmd
 	stderr *tail
 	waited chan struct{} // closed when the process has been reaped
@@ -177,7 +183,12 @@ func (i *Isolator) startSpawner() (*spawnerProc, error) {
 	cmd.ExtraFiles = []*os.File{remote} // nsinit.SpawnerFD
 	cmd.SysProcAttr.Setsid = true
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
-	p := &spawnerProc{writable: spec.Writable, netNS: spec.NetNS, sock: pair[0], cmd: cmd, stderr: &tail{}, waited: make(chan struct{}), read: make(chan struct{}), cmds: map[uint64]*spawned{}}
+	conn, err := unixConn(pair[0])
+	if err != nil {
+		remote.Close()
+		return nil, err
+	}
+	p := &spawnerProc{writable: spec.Writable, netNS: spec.NetNS, conn: conn, cmd: cmd, stderr: &tail{}, waited: make(chan struct{}), read: make(chan struct{}), cmds: map[uint64]*spawned{}}
 	cmd.Stderr = p.stderr
 	// The parent-death signal is tied to the thread that starts the
 	// spawner: that thread stays locked, and so alive, until the spawner
@@ -195,7 +206,7 @@ func (i *Isolator) startSpawner() (*spawnerProc, error) {
 	err = <-started
 	remote.Close() // the spawner's now: its end of the socket ends when it does
 	if err != nil {
-		syscall.Close(p.sock)
+		p.conn.Close()
 		return nil, startError(err)
 	}
 	ready := make(chan error, 1)
@@ -229,10 +240,7 @@ func (p *spawnerProc) readLoop(ready chan<- error) {
 	buf := make([]byte, nsinit.MaxMsg)
 	first := true
 	for {
-		n, err := syscall.Read(p.sock, buf)
-		if errors.Is(err, syscall.EINTR) {
-			continue
-		}
+		n, err := p.conn.Read(buf)
 		if err != nil || n == 0 {
 			break
 		}
@@ -326,12 +334,7 @@ func (p *spawnerProc) send(m *nsinit.Msg, fds []int) error {
 	}
 	p.wmu.Lock()
 	defer p.wmu.Unlock()
-	for {
-		err = syscall.Sendmsg(p.sock, b, oob, nil, 0)
-		if !errors.Is(err, syscall.EINTR) {
-			break
-		}
-	}
+	_, _, err = p.conn.WriteMsgUnix(b, oob, nil)
 	if err != nil {
 		p.mu.Lock()
 		defer p.mu.Unlock()
@@ -378,7 +381,24 @@ func (p *spawnerProc) stop() {
 	p.cmd.Process.Kill()
 	<-p.waited
 	<-p.read
-	syscall.Close(p.sock)
+	p.conn.Close()
+}
+
+// unixConn makes fd, a SOCK_SEQPACKET socket, a connection served by the
+// runtime's poller; fd is closed.
+func unixConn(fd int) (*net.UnixConn, error) {
+	f := os.NewFile(uintptr(fd), "spawner")
+	defer f.Close()
+	c, err := net.FileConn(f)
+	if err != nil {
+		return nil, fmt.Errorf("making the spawner's socket: %w", err)
+	}
+	uc, ok := c.(*net.UnixConn)
+	if !ok {
+		c.Close()
+		return nil, fmt.Errorf("making the spawner's socket: a %T", c)
+	}
+	return uc, nil
 }
 
 // spawned is one command a spawner started.
