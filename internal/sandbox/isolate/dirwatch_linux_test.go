@@ -140,3 +140,103 @@ sys.stdin.read()`, shared+"/daemon.sock", shared+"/ssh-agentdir/agent.1")
 		}
 	}
 }
+
+// A kept resolution is what filepath.EvalSymlinks says now, after every
+// kind of change to the directories the walk looked in: a missing name
+// made, a directory above renamed and replaced, a link pointed elsewhere
+// or made to loop.
+func TestResolvedFollowsChanges(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(step, p string) {
+		t.Helper()
+		want, err := filepath.EvalSymlinks(p)
+		got, ok := resolved(p)
+		if ok != (err == nil) || ok && got != want {
+			t.Fatalf("%s: resolved(%q) = %q, %v; EvalSymlinks says %q, %v", step, p, got, ok, want, err)
+		}
+	}
+	p := base + "/a/b/c"
+	os.MkdirAll(base+"/a/b", 0o755)
+	check("missing", p)
+	check("missing, kept", p)
+	os.WriteFile(p, nil, 0o644)
+	check("made", p)
+	os.Rename(base+"/a", base+"/x")
+	check("a directory above moved away", p)
+	os.Symlink("x", base+"/a")
+	check("a link in its place", p)
+	check("a link in its place, kept", p)
+	os.MkdirAll(base+"/y/b/c", 0o755)
+	os.Remove(base + "/a")
+	os.Symlink(base+"/y", base+"/a")
+	check("the link pointed elsewhere", p)
+	os.Rename(base+"/y", base+"/z")
+	os.MkdirAll(base+"/y/b", 0o755)
+	check("the link's target replaced", p)
+	os.Symlink("../b/loop", base+"/y/b/loop")
+	check("a loop", base+"/a/b/loop/c")
+	os.Remove(base + "/y/b/loop")
+	os.Symlink("/", base+"/y/b/loop")
+	check("the loop undone", base+"/a/b/loop/tmp")
+	check("dot-dot through a link", base+"/a/b/../b/./c/..")
+	os.Remove(base + "/a")
+	os.WriteFile(base+"/a", nil, 0o644)
+	check("a file where a directory was", p)
+}
+
+// FuzzResolved checks resolved against filepath.EvalSymlinks on a tree of
+// directories, files and links, changed between the two lookups of each
+// path by the fuzzer's choice.
+func FuzzResolved(f *testing.F) {
+	f.Add("d/l1/f", uint8(0))
+	f.Add("l2/../d/./e", uint8(1))
+	f.Add("loop/x", uint8(2))
+	f.Add("d/e/../../l3/d", uint8(3))
+	base, err := filepath.EvalSymlinks(f.TempDir())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, rel string, change uint8) {
+		if strings.ContainsRune(rel, 0) || len(rel) > 200 {
+			return
+		}
+		root, err := os.MkdirTemp(base, "t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer os.RemoveAll(root)
+		os.MkdirAll(root+"/d/e", 0o755)
+		os.WriteFile(root+"/d/f", nil, 0o644)
+		os.Symlink("e", root+"/d/l1")
+		os.Symlink(root+"/d", root+"/l2")
+		os.Symlink("loop", root+"/loop")
+		os.Symlink("..", root+"/l3")
+		p := filepath.Join(root, rel)
+		want, werr := filepath.EvalSymlinks(p)
+		got, ok := resolved(p)
+		if ok != (werr == nil) || ok && got != want {
+			t.Fatalf("resolved(%q) = %q, %v; EvalSymlinks says %q, %v", p, got, ok, want, werr)
+		}
+		switch change % 4 {
+		case 0:
+			os.Remove(root + "/d/l1")
+			os.Symlink("f", root+"/d/l1")
+		case 1:
+			os.Rename(root+"/d", root+"/d2")
+			os.MkdirAll(root+"/d/x", 0o755)
+		case 2:
+			os.Remove(root + "/loop")
+			os.Symlink("d", root+"/loop")
+		case 3:
+			os.MkdirAll(root+"/d/e/d/x", 0o755)
+		}
+		want, werr = filepath.EvalSymlinks(p)
+		got, ok = resolved(p)
+		if ok != (werr == nil) || ok && got != want {
+			t.Fatalf("after change %d: resolved(%q) = %q, %v; EvalSymlinks says %q, %v", change%4, p, got, ok, want, werr)
+		}
+	})
+}

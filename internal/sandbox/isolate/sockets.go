@@ -61,7 +61,7 @@ func (i *Isolator) SocketMasks() []string {
 // below masked.
 func (i *Isolator) socketMasks(writable, masked []string) []string {
 	keep := slices.Clone(writable)
-	if r, err := filepath.EvalSymlinks(i.cfg.ProxySocket); err == nil {
+	if r, ok := resolved(i.cfg.ProxySocket); ok {
 		keep = append(keep, r)
 	}
 	for _, r := range i.ReachableSockets() {
@@ -145,8 +145,10 @@ func (src socketSources) socketMasks(keep, masked []string) []string {
 	// their directory is resolved (links among them are left out); the
 	// rest (cand) need resolving.
 	var real, cand []string
-	for _, run := range resolvedDirs(src.run) {
-		entries := readDir(run)
+	l := lookups()
+	defer l.done()
+	for _, run := range resolvedDirs(l, src.run) {
+		entries := l.readDir(run)
 		if !slices.ContainsFunc(entries, func(e os.DirEntry) bool { return slices.Contains(runKeep, e.Name()) }) {
 			// One mask for the whole directory: each costs the command a
 			// mount. (One that holds a writable tree is looked into below.)
@@ -161,13 +163,8 @@ func (src socketSources) socketMasks(keep, masked []string) []string {
 			real = append(real, filepath.Join(run, e.Name()))
 		}
 	}
-	for _, tmp := range resolvedDirs(src.tmp) {
-		entries := readDir(tmp)
-		for _, e := range entries {
-			if e.Type()&os.ModeSocket != 0 || e.IsDir() && isTmpSocketDir(e.Name()) {
-				real = append(real, filepath.Join(tmp, e.Name()))
-			}
-		}
+	for _, tmp := range resolvedDirs(l, src.tmp) {
+		real = append(real, l.tmpSockets(tmp)...)
 	}
 	if d := src.getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
 		cand = append(cand, d)
@@ -194,12 +191,9 @@ func (src socketSources) socketMasks(keep, masked []string) []string {
 			cand = append(cand, filepath.Join(src.home, d))
 		}
 	}
-	if f, err := os.Open(src.procUnix); err == nil {
-		cand = append(cand, parseUnixSockets(f)...)
-		f.Close()
-	}
+	cand = append(cand, readUnixSockets(src.procUnix)...)
 	for _, c := range cand {
-		if r, err := filepath.EvalSymlinks(c); err == nil {
+		if r, ok := l.resolve(c); ok {
 			real = append(real, r)
 		}
 	}
@@ -221,7 +215,7 @@ func (src socketSources) socketMasks(keep, masked []string) []string {
 			// reachable socket: the other directories and sockets it
 			// holds are masked instead (links lead to what has its own
 			// mask; plain files are no way to a socket).
-			entries := readDir(r)
+			entries := l.readDir(r)
 			for _, e := range entries {
 				if e.IsDir() || e.Type()&os.ModeSocket != 0 {
 					real = append(real, filepath.Join(r, e.Name()))
@@ -239,10 +233,10 @@ func (src socketSources) socketMasks(keep, masked []string) []string {
 }
 
 // resolvedDirs resolves dirs, each once (/var/run is often /run).
-func resolvedDirs(dirs []string) []string {
+func resolvedDirs(l lookup, dirs []string) []string {
 	var out []string
 	for _, d := range dirs {
-		if r, err := filepath.EvalSymlinks(d); err == nil && !slices.Contains(out, r) {
+		if r, ok := l.resolve(d); ok && !slices.Contains(out, r) {
 			out = append(out, r)
 		}
 	}

@@ -58,7 +58,7 @@ func (i *Isolator) ReachableSockets() []string {
 // yet: its links are followed as far as it exists.
 func resolveSocketPath(p string) string {
 	p = filepath.Clean(p)
-	if r, err := filepath.EvalSymlinks(p); err == nil {
+	if r, ok := resolved(p); ok {
 		return r
 	}
 	if p == "/" {
@@ -73,7 +73,7 @@ func resolveSocketPath(p string) string {
 // commands with the network on still resolve names. It is no socket; the
 // masks only go round it.
 func systemKeep() []string {
-	if r, err := filepath.EvalSymlinks("/etc/resolv.conf"); err == nil && r != "/etc/resolv.conf" {
+	if r, ok := resolved("/etc/resolv.conf"); ok && r != "/etc/resolv.conf" {
 		if st, err := os.Stat(r); err == nil && st.Mode().IsRegular() {
 			return []string{r}
 		}
