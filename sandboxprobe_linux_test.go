@@ -3,17 +3,16 @@
 package hands
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/hands-dev/hands/internal/sandbox/nsinit"
+	"github.com/hands-dev/hands/internal/testproc"
 	"github.com/hands-dev/hands/tool"
 )
 
@@ -179,32 +178,7 @@ func TestProbeSpawnerServesTheFirstSession(t *testing.T) {
 // sandbox spawners, in order.
 func spawnersAlive(t *testing.T) []int {
 	t.Helper()
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid …: comm may hold spaces and parentheses.
-		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-		if len(f) < 2 || f[1] != strconv.Itoa(os.Getpid()) {
-			continue
-		}
-		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if arg0, _, _ := bytes.Cut(cmdline, []byte{0}); string(arg0) == nsinit.SpawnerArg0 {
-			out = append(out, pid)
-		}
-	}
-	slices.Sort(out)
-	return out
+	return testproc.Children(func(_, arg0 string) bool { return arg0 == nsinit.SpawnerArg0 })
 }
 
 // Without a probe in the background, the first session's first command

@@ -9,13 +9,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/hands-dev/hands"
+	"github.com/hands-dev/hands/internal/testproc"
 	"github.com/hands-dev/hands/tool"
 )
 
@@ -222,30 +222,7 @@ func TestLSPClaudeTexts(t *testing.T) {
 // goplsChildren returns the pids of the gopls processes this test process
 // started (its children), so a test never touches anyone else's.
 func goplsChildren() []int {
-	var out []int
-	me := strconv.Itoa(os.Getpid())
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid ...
-		s := string(stat)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 || !strings.Contains(s[:i], "(gopls") {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) > 1 && f[1] == me && f[0] != "Z" {
-			out = append(out, pid)
-		}
-	}
-	return out
+	return testproc.Children(func(comm, _ string) bool { return strings.HasPrefix(comm, "gopls") })
 }
 
 // waitPidGone waits (bounded) until pid has exited and been reaped.
