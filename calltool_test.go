@@ -10,17 +10,9 @@ import (
 	"testing"
 
 	"github.com/hands-dev/hands"
+	"github.com/hands-dev/hands/internal/tooltest/counted"
 	"github.com/hands-dev/hands/tool"
 )
-
-// countedTool counts how often its definition (schemas included) is built.
-type countedTool struct {
-	tool.Tool
-	infos *atomic.Int32
-}
-
-func (c countedTool) Info() tool.Info   { c.infos.Add(1); return c.Tool.Info() }
-func (c countedTool) Sketch() tool.Info { return tool.SketchOf(c.Tool) }
 
 type echoIn struct {
 	Text string `json:"text"`
@@ -40,7 +32,7 @@ func TestOneCallBuildsNoOtherTool(t *testing.T) {
 		echo := tool.New(tool.Spec[echoIn]{Name: "echo", Description: "echoes"}, func(_ context.Context, _ *tool.Env, in echoIn) (echoIn, error) {
 			return in, nil
 		})
-		rt, err := hands.New(hands.Options{Roots: []string{dir}, Profile: c.profile, Tools: []tool.Tool{countedTool{echo, &infos}}})
+		rt, err := hands.New(hands.Options{Roots: []string{dir}, Profile: c.profile, Tools: []tool.Tool{counted.Tool{Tool: echo, Infos: &infos}}})
 		if err != nil {
 			t.Fatal(err)
 		}

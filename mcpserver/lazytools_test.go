@@ -6,18 +6,10 @@ import (
 	"testing"
 
 	"github.com/hands-dev/hands"
+	"github.com/hands-dev/hands/internal/tooltest/counted"
 	"github.com/hands-dev/hands/tool"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// counted is a tool that counts how often its Info (its schemas) is built.
-type counted struct {
-	tool.Tool
-	infos *atomic.Int32
-}
-
-func (c counted) Info() tool.Info   { c.infos.Add(1); return c.Tool.Info() }
-func (c counted) Sketch() tool.Info { return tool.SketchOf(c.Tool) }
 
 type noteIn struct {
 	Text string `json:"text"`
@@ -36,7 +28,7 @@ func TestToolsOfferedAtFirstList(t *testing.T) {
 	note := tool.New(tool.Spec[noteIn]{Name: "note", Description: "notes"}, func(_ context.Context, _ *tool.Env, in noteIn) (noteOut, error) {
 		return noteOut(in), nil
 	})
-	rt, err := hands.New(hands.Options{Roots: []string{t.TempDir()}, Tools: []tool.Tool{counted{note, &infos}}})
+	rt, err := hands.New(hands.Options{Roots: []string{t.TempDir()}, Tools: []tool.Tool{counted.Tool{Tool: note, Infos: &infos}}})
 	if err != nil {
 		t.Fatal(err)
 	}
