@@ -75,6 +75,11 @@ type Options struct {
 	DisabledTools []string `json:"disabled_tools,omitempty"`
 	// NoSandbox turns off the kernel confinement of shell commands.
 	NoSandbox bool `json:"no_sandbox,omitempty"`
+	// NoWarmShell starts each bash command's shell when the call comes.
+	// By default, once a command ends, the next one's shell is started and
+	// waits for it (one per session), so a call costs no fork, exec or
+	// shell start-up.
+	NoWarmShell bool `json:"no_warm_shell,omitempty"`
 	// Sandbox is how commands are confined: "auto" (or empty, the
 	// default; "namespaces" is the same) in namespaces of their own with
 	// Landlock inside where the kernel allows, else Landlock alone (saying

@@ -251,6 +251,10 @@ func TestSandboxKillsEverything(t *testing.T) {
 	}
 }
 
+// pauseBetweenCalls is the pause of BenchmarkBashPerCall's -paused cases:
+// far shorter than a model's turn.
+const pauseBetweenCalls = 20 * time.Millisecond
+
 // cpuTime is the CPU time this process and its reaped children have used.
 func cpuTime() time.Duration {
 	var self, kids syscall.Rusage
@@ -264,17 +268,24 @@ func cpuTime() time.Duration {
 // pipeline with each sandbox layer, and a bare `bash -c` spawn, in one
 // run: go test -run '^$' -bench BashPerCall -benchtime 200x . The CPU
 // time per call includes the session's set-up and close, spread over the
-// calls.
+// calls. The calls follow one another at once, so each waits for part of
+// the warm shell the last one left to start; a -paused case leaves
+// pauseBetweenCalls between calls, as a model thinking does, and times
+// the calls alone (its CPU time still counts everything).
 func BenchmarkBashPerCall(b *testing.B) {
 	for _, c := range []struct {
-		name string
-		opts hands.Options
+		name  string
+		opts  hands.Options
+		pause bool
 	}{
-		{"namespaces", hands.Options{Sandbox: hands.SandboxNamespaces}},
-		{"namespaces-network-off", hands.Options{Sandbox: hands.SandboxNamespaces, Network: "off"}},
-		{"namespaces-unix-socket-all", hands.Options{Sandbox: hands.SandboxNamespaces, UnixSockets: []string{hands.UnixSocketsAll}}},
-		{"landlock-only", hands.Options{Sandbox: hands.SandboxLandlock}},
-		{"unconfined", hands.Options{NoSandbox: true}},
+		{"namespaces", hands.Options{Sandbox: hands.SandboxNamespaces}, false},
+		{"namespaces-paused", hands.Options{Sandbox: hands.SandboxNamespaces}, true},
+		{"namespaces-network-off", hands.Options{Sandbox: hands.SandboxNamespaces, Network: "off"}, false},
+		{"namespaces-unix-socket-all", hands.Options{Sandbox: hands.SandboxNamespaces, UnixSockets: []string{hands.UnixSocketsAll}}, false},
+		{"landlock-only", hands.Options{Sandbox: hands.SandboxLandlock}, false},
+		{"landlock-only-paused", hands.Options{Sandbox: hands.SandboxLandlock}, true},
+		{"unconfined", hands.Options{NoSandbox: true}, false},
+		{"unconfined-paused", hands.Options{NoSandbox: true}, true},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			c.opts.Roots = []string{b.TempDir()}
@@ -291,6 +302,11 @@ func BenchmarkBashPerCall(b *testing.B) {
 				b.Fatal(res.TextOf())
 			}
 			for b.Loop() {
+				if c.pause {
+					b.StopTimer()
+					time.Sleep(pauseBetweenCalls)
+					b.StartTimer()
+				}
 				s.Call(context.Background(), call)
 			}
 			// The CPU time counts the session's start and end too: a

@@ -237,6 +237,7 @@ func (r *Runtime) startShell(st *tools.State, saved, tasks *fileDir) {
 			MaxTimeout:     r.limits.BashMaxTimeout,
 			MaxRunning:     r.limits.MaxJobs,
 			OutputLimit:    r.limits.BashOutputChars,
+			NoWarm:         r.opts.NoWarmShell,
 		}
 		if err := r.sandboxFor(&cfg, st.TempDir); err != nil {
 			return nil, err

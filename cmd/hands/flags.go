@@ -33,6 +33,7 @@ type common struct {
 	disable     string
 	config      string
 	noSandbox   bool
+	noWarm      bool
 	unsandboxed bool
 	logLevel    string
 	settings    list
@@ -68,6 +69,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.disable, "disable-tools", "", "comma-separated tool names to switch off")
 	fs.StringVar(&c.config, "config", "", "JSON config file (see README: Configuration); flags override it")
 	fs.BoolVar(&c.noSandbox, "no-sandbox", false, "do not confine shell commands (no namespaces, no Landlock)")
+	fs.BoolVar(&c.noWarm, "no-warm-shell", false, "start each bash command's shell when the call comes, not ahead")
 	fs.BoolVar(&c.unsandboxed, "allow-unsandboxed", false, "honour a call's dangerously_disable_sandbox (run that one command unconfined)")
 	fs.StringVar(&c.sandbox, "sandbox", "", "auto (default): run each command in namespaces of its own (read-only system, masked secrets, private /proc) with Landlock inside where the kernel allows, else Landlock alone, saying so at start-up; landlock: Landlock alone; strict: refuse to run commands unless every layer is enforced (see hands doctor)")
 	fs.StringVar(&c.network, "network", "", "commands' network: on (default), off (loopback only) or allow=DOMAIN,… (HTTP/HTTPS through a proxy admitting only those domains; *.example.com for the hosts below)")
@@ -250,6 +252,9 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 	}
 	if c.noSandbox {
 		o.NoSandbox = true
+	}
+	if c.noWarm {
+		o.NoWarmShell = true
 	}
 	if c.sandbox != "" {
 		o.Sandbox = c.sandbox

@@ -21,6 +21,17 @@
 //     `exec` or clears the trap and exits keeps the old directory. When
 //     the directory vanishes, the next call starts in the fallback
 //     directory and says so.
+//   - A foreground command's shell is started ahead: when a command ends,
+//     the next one's shell is started in the directory it ended in and
+//     waits, its pipes made, for the command, which comes in a memfd once
+//     a line comes down a pipe (see warm). A call then costs no fork, exec
+//     or shell start-up, most of a short command's time. The command finds
+//     the shell as a new one would be (tested probe by probe); only the
+//     shell's start time is earlier. A session keeps at most one such
+//     shell, and it ends with the session or the server. Background jobs,
+//     other directories, Options.Unconfined, commands over 64 KiB and
+//     environments a shell reads at its start (BASH_ENV, ENV) start a new
+//     shell; Config.NoWarm turns it off.
 //   - On timeout, cancellation, Kill or Close the whole group gets SIGTERM,
 //     then SIGKILL after Config.Grace. When the shell exits, whatever it
 //     left in its group (`sleep 1000 &`) is killed too, so no process

@@ -109,8 +109,8 @@ func running(t testing.TB, s string, n int) {
 }
 
 // helperMain is a server stand-in: it starts a background job whose
-// grandchildren carry the marker in HANDS_JOBS_HELPER, says "ready" and
-// waits to be killed.
+// grandchildren carry the marker in HANDS_JOBS_HELPER, runs a command (so
+// a warm shell waits), says "ready" and waits to be killed.
 func helperMain() {
 	mk := os.Getenv("HANDS_JOBS_HELPER")
 	dir := os.Getenv("HANDS_JOBS_HELPER_DIR")
@@ -124,6 +124,11 @@ func helperMain() {
 		os.Exit(1)
 	}
 	if _, err := m.Start("sleep "+mk, 0); err != nil {
+		fmt.Println(err)
+		os.Exit(1)
+	}
+	// A command that ended leaves a warm shell waiting for the next.
+	if _, err := m.Run(context.Background(), "true", time.Minute); err != nil {
 		fmt.Println(err)
 		os.Exit(1)
 	}

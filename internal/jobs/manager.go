@@ -105,27 +105,35 @@ type Config struct {
 	OutputLimit int
 	// FileLimit is how many bytes of one stream a spill file keeps.
 	FileLimit int64
+	// NoWarm starts each foreground command's shell when the command
+	// comes, instead of ahead (see warm).
+	NoWarm bool
 }
 
 // A Manager runs one session's commands: it owns the working directory
 // that `cd` moves and the background jobs. Its methods are safe for
 // concurrent use. Close it to kill everything it started.
 type Manager struct {
-	cfg      Config
-	shell    string
-	wrapper  string
-	env      []string
-	tmp      string
-	ownTmp   bool
-	fallback string
-	seq      atomic.Int64
-	watch    watchdog
-	outDir   OutputFiles // Config.Output, or Config.OutputDir opened, or nil
-	ownOut   bool        // outDir is Config.OutputDir, closed by Close
+	cfg     Config
+	shell   string
+	wrapper string
+	env     []string
+	// warmWrapper is the wrapper of warm shells; warmOK says whether
+	// commands get them (warmable).
+	warmWrapper string
+	warmOK      bool
+	tmp         string
+	ownTmp      bool
+	fallback    string
+	seq         atomic.Int64
+	watch       watchdog
+	outDir      OutputFiles // Config.Output, or Config.OutputDir opened, or nil
+	ownOut      bool        // outDir is Config.OutputDir, closed by Close
 
 	mu       sync.Mutex
 	cwd      string
 	closed   bool
+	warm     *warm // the next command's shell, started or starting
 	procs    map[*proc]struct{}
 	jobs     map[string]*job
 	starting int // jobs being started, counted against MaxRunning
@@ -224,6 +232,8 @@ func NewManager(cfg Config, dir, fallback string) (*Manager, error) {
 		env = BuildEnv(os.Environ())
 	}
 	m.env = setEnv(append([]string(nil), env...), "TMPDIR="+m.tmp)
+	m.warmWrapper = warmScript(m.wrapper)
+	m.warmOK = m.warmable()
 	m.watch.start(m.shell)
 	return m, nil
 }
@@ -506,10 +516,12 @@ func (m *Manager) RunWith(ctx context.Context, command string, timeout time.Dura
 	n := m.seq.Add(1)
 	s := m.prepare("bash", n)
 	start := time.Now()
-	p, err := m.spawn(command, dir, true, s, m.confine(o))
-	if err != nil {
-		s.close()
-		return nil, err
+	p := m.takeWarm(command, dir, o, s)
+	if p == nil {
+		if p, err = m.spawn(command, dir, true, s, m.confine(o)); err != nil {
+			s.close()
+			return nil, err
+		}
 	}
 	if err := m.track(p); err != nil {
 		m.untrack(p)
@@ -556,6 +568,7 @@ func (m *Manager) RunWith(ctx context.Context, command string, timeout time.Dura
 	if endNote != "" {
 		out.CwdReset = endNote
 	}
+	m.prewarm()
 	if out.Canceled {
 		return out, ctx.Err()
 	}
@@ -585,6 +598,7 @@ func (m *Manager) Close() error {
 	for _, p := range procs {
 		p.requestKill()
 	}
+	m.dropWarm()
 	for _, p := range procs {
 		<-p.finished
 	}

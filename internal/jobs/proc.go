@@ -87,6 +87,18 @@ func (m *Manager) spawn(command, dir string, reportCwd bool, s *sink, confine fu
 // drained into p.cwd. With a spawner, the spawner starts cmd's program
 // instead, and confine is not called.
 func startProc(cmd *exec.Cmd, s *sink, merge bool, watch *watchdog, confine func(*exec.Cmd) error, spawner Spawner, reportCwd bool) (*proc, error) {
+	p, err := launch(cmd, merge, watch, confine, spawner, reportCwd, nil)
+	if err != nil {
+		return nil, err
+	}
+	p.drainInto(s, merge)
+	return p, nil
+}
+
+// launch is startProc without the draining: the output waits in its pipes
+// until drainInto. extra, if not nil, are more of cmd's descriptors, from
+// number 3 (nil ones closed), below cwdFD.
+func launch(cmd *exec.Cmd, merge bool, watch *watchdog, confine func(*exec.Cmd) error, spawner Spawner, reportCwd bool, extra []*os.File) (*proc, error) {
 	var opened []*os.File
 	closeAll := func() {
 		for _, f := range opened {
@@ -117,7 +129,10 @@ func startProc(cmd *exec.Cmd, s *sink, merge bool, watch *watchdog, confine func
 			closeAll()
 			return nil, err
 		}
+	}
+	if extra != nil || reportCwd {
 		cmd.ExtraFiles = make([]*os.File, cwdFD-2)
+		copy(cmd.ExtraFiles, extra)
 		cmd.ExtraFiles[cwdFD-3] = cwdW
 	}
 	cmd.Stdout, cmd.Stderr, cmd.SysProcAttr = outW, errW, sysProcAttr()
@@ -130,7 +145,7 @@ func startProc(cmd *exec.Cmd, s *sink, merge bool, watch *watchdog, confine func
 		finished: make(chan struct{}),
 	}
 	if spawner != nil {
-		err = p.spawnWith(spawner, cwdW)
+		err = p.spawnWith(spawner)
 	} else {
 		started := make(chan error, 1)
 		go p.run(confine, started)
@@ -145,25 +160,37 @@ func startProc(cmd *exec.Cmd, s *sink, merge bool, watch *watchdog, confine func
 		closeAll()
 		return nil, err
 	}
-
 	p.pipes = []*os.File{outR}
-	var readers sync.WaitGroup
-	if merge {
-		readers.Go(func() { s.drain(outR, nil) })
-	} else {
+	if !merge {
 		p.pipes = append(p.pipes, errR)
-		readers.Go(func() { s.drain(outR, s.stdout) })
-		readers.Go(func() { s.drain(errR, s.stderr) })
 	}
 	if cwdR != nil {
 		p.pipes = append(p.pipes, cwdR)
-		readers.Go(func() { p.cwd.drain(cwdR) })
+	}
+	return p, nil
+}
+
+// drainInto starts reading the output pipes launch made into s (and the
+// cwd pipe into p.cwd); p.drained is closed when every reader has stopped.
+func (p *proc) drainInto(s *sink, merge bool) {
+	var readers sync.WaitGroup
+	out, rest := p.pipes[0], p.pipes[1:]
+	if merge {
+		readers.Go(func() { s.drain(out, nil) })
+	} else {
+		errR := rest[0]
+		rest = rest[1:]
+		readers.Go(func() { s.drain(out, s.stdout) })
+		readers.Go(func() { s.drain(errR, s.stderr) })
+	}
+	if len(rest) > 0 {
+		cwd := rest[0]
+		readers.Go(func() { p.cwd.drain(cwd) })
 	}
 	go func() {
 		readers.Wait()
 		close(p.drained)
 	}()
-	return p, nil
 }
 
 // ending is why await stopped waiting for a shell.
@@ -246,13 +273,9 @@ func (p *proc) run(confine func(*exec.Cmd) error, started chan<- error) {
 }
 
 // spawnWith has spawner start p.cmd's program, with its output pipes and
-// cwd (if not nil) on cwdFD.
-func (p *proc) spawnWith(spawner Spawner, cwd *os.File) error {
-	files := []*os.File{nil, p.cmd.Stdout.(*os.File), p.cmd.Stderr.(*os.File)}
-	if cwd != nil {
-		files = append(files, make([]*os.File, cwdFD-3)...)
-		files = append(files, cwd)
-	}
+// its ExtraFiles from descriptor 3.
+func (p *proc) spawnWith(spawner Spawner) error {
+	files := append([]*os.File{nil, p.cmd.Stdout.(*os.File), p.cmd.Stderr.(*os.File)}, p.cmd.ExtraFiles...)
 	sp, err := spawner.Spawn(SpawnRequest{Path: p.cmd.Path, Args: p.cmd.Args, Env: p.cmd.Env, Dir: p.cmd.Dir, Files: files})
 	if err != nil {
 		return fmt.Errorf("confining the command: %w", err)

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -299,7 +300,12 @@ func (f *Fetcher) Fetch(ctx context.Context, raw string) (*Page, error) {
 	defer cancel()
 	p, err := f.fetch(ctx, u)
 	if err != nil {
-		if ctx.Err() == context.DeadlineExceeded && context.Cause(ctx) == context.DeadlineExceeded {
+		// The transport's header timeout is the same bound and may
+		// fire first: a timeout either way, unless the caller's own
+		// context ended.
+		var ne net.Error
+		if ctx.Err() == context.DeadlineExceeded && context.Cause(ctx) == context.DeadlineExceeded ||
+			errors.As(err, &ne) && ne.Timeout() && ctx.Err() == nil {
 			return nil, &TimeoutError{URL: key, Timeout: f.opts.Timeout}
 		}
 		return nil, err

@@ -81,7 +81,8 @@ func (s *Spawner) Spawn(r jobs.SpawnRequest) (jobs.Spawned, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &spawned{p: p, id: s.seq.Add(1), started: make(chan struct{}), exited: make(chan struct{}), released: make(chan struct{})}
+	c := &spawned{p: p, iso: s.iso, id: s.seq.Add(1), started: make(chan struct{}), exited: make(chan struct{}),
+		released: make(chan struct{}), masked: make(chan string, 1)}
 	p.mu.Lock()
 	if p.dead {
 		p.mu.Unlock()
@@ -280,6 +281,11 @@ func (p *spawnerProc) readLoop(ready chan<- error) {
 			c.exitOnce.Do(func() { close(c.exited) })
 		case nsinit.OpReleased:
 			c.releaseOnce.Do(func() { close(c.released) })
+		case nsinit.OpMasked:
+			select {
+			case c.masked <- m.Err:
+			default: // not asked for
+			}
 		}
 	}
 	// The spawner is gone, and with it, as PID 1 of their namespace,
@@ -404,6 +410,7 @@ func unixConn(fd int) (*net.UnixConn, error) {
 // spawned is one command a spawner started.
 type spawned struct {
 	p           *spawnerProc
+	iso         *Isolator
 	id          uint64
 	started     chan struct{}
 	exited      chan struct{}
@@ -415,6 +422,7 @@ type spawned struct {
 	ws          syscall.WaitStatus
 	ok          bool
 	done        atomic.Bool // the spawner said nothing of the command is left
+	masked      chan string // OpMasked's Err
 }
 
 func (c *spawned) PID() int { return c.pid }
@@ -427,6 +435,26 @@ func (c *spawned) Signal(sig syscall.Signal) {
 }
 
 func (c *spawned) Exited() <-chan struct{} { return c.exited }
+
+// Ready covers, before a shell started ahead is given its command, what
+// the mask step (masks.go) finds now and was not covered at its start: a
+// socket bound since, a denied file made or replaced since. It implements
+// jobs.Readier.
+func (c *spawned) Ready() error {
+	p := c.p
+	if err := p.send(&nsinit.Msg{Op: nsinit.OpMask, ID: c.id, Masks: c.iso.masks(p.writable, p.netNS)}, nil); err != nil {
+		return err
+	}
+	select {
+	case e := <-c.masked:
+		if e != "" {
+			return errors.New(e)
+		}
+		return nil
+	case <-c.exited:
+		return errors.New("the command's shell ended before it was given its command")
+	}
+}
 
 func (c *spawned) Status() (syscall.WaitStatus, bool) {
 	<-c.exited

@@ -46,6 +46,11 @@ const (
 	// OpReleased answers once none is left.
 	OpRelease  = "release"
 	OpReleased = "released"
+	// OpMask (server to spawner) covers Masks, as OpSpawn does, for a
+	// command started ahead that is about to be given its work (a warm
+	// shell); OpMasked answers, with Err if a mask could not be made.
+	OpMask   = "mask"
+	OpMasked = "masked"
 )
 
 // Msg is one message on the spawner's socket, as JSON.

@@ -191,14 +191,21 @@ func (sp *spawner) serve() {
 			continue
 		}
 		if m.InFD {
-			id := m.ID
+			id, op := m.ID, m.Op
 			var err error
-			if m, fds, err = unwrap(fds); err == nil && (m.ID != id || m.Op != OpSpawn) {
+			if m, fds, err = unwrap(fds); err == nil && (m.ID != id || m.Op != op) {
 				err = errors.New("the request's envelope and content disagree")
 			}
-			if err != nil { // only spawn requests come in envelopes
+			if err == nil && op != OpSpawn && op != OpMask {
+				err = fmt.Errorf("a %q request came in an envelope", op)
+			}
+			if err != nil { // only spawn and mask requests come in envelopes
 				closeAll(fds)
-				sp.send(&Msg{Op: OpStarted, ID: id, Err: err.Error()})
+				answer := OpStarted
+				if op == OpMask {
+					answer = OpMasked
+				}
+				sp.send(&Msg{Op: answer, ID: id, Err: err.Error()})
 				continue
 			}
 		}
@@ -216,6 +223,13 @@ func (sp *spawner) serve() {
 		case OpRelease:
 			closeAll(fds)
 			go sp.release(m.ID)
+		case OpMask:
+			closeAll(fds)
+			reply := &Msg{Op: OpMasked, ID: m.ID}
+			if err := sp.maskMore(m.Masks); err != nil {
+				reply.Err = err.Error()
+			}
+			sp.send(reply)
 		default:
 			closeAll(fds)
 		}
