@@ -45,9 +45,6 @@ const (
 // a new shell, whose argument limit (E2BIG) applies as before.
 const warmMaxCommand = 64 << 10
 
-// errWarmUnsupported says the platform has no memfd for the command.
-var errWarmUnsupported = errors.New("no warm shell here")
-
 // warmScript is wrapper with the command read from warmTextFD once a line
 // comes on warmGateFD, instead of from $1; the trap stays the last step
 // before the eval, as in wrapper, so $_ and $? are what they would be.
