@@ -271,7 +271,8 @@ func cpuTime() time.Duration {
 // calls. The calls follow one another at once, so each waits for part of
 // the warm shell the last one left to start; a -paused case leaves
 // pauseBetweenCalls between calls, as a model thinking does, and times
-// the calls alone (its CPU time still counts everything).
+// the calls alone (its CPU time still counts everything); a -cold case
+// has no warm shells (NoWarmShell).
 func BenchmarkBashPerCall(b *testing.B) {
 	for _, c := range []struct {
 		name  string
@@ -280,12 +281,14 @@ func BenchmarkBashPerCall(b *testing.B) {
 	}{
 		{"namespaces", hands.Options{Sandbox: hands.SandboxNamespaces}, false},
 		{"namespaces-paused", hands.Options{Sandbox: hands.SandboxNamespaces}, true},
+		{"namespaces-cold", hands.Options{Sandbox: hands.SandboxNamespaces, NoWarmShell: true}, false},
 		{"namespaces-network-off", hands.Options{Sandbox: hands.SandboxNamespaces, Network: "off"}, false},
 		{"namespaces-unix-socket-all", hands.Options{Sandbox: hands.SandboxNamespaces, UnixSockets: []string{hands.UnixSocketsAll}}, false},
 		{"landlock-only", hands.Options{Sandbox: hands.SandboxLandlock}, false},
 		{"landlock-only-paused", hands.Options{Sandbox: hands.SandboxLandlock}, true},
 		{"unconfined", hands.Options{NoSandbox: true}, false},
 		{"unconfined-paused", hands.Options{NoSandbox: true}, true},
+		{"unconfined-cold", hands.Options{NoSandbox: true, NoWarmShell: true}, false},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			c.opts.Roots = []string{b.TempDir()}
