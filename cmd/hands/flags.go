@@ -253,7 +253,8 @@ func (c *common) options(stderr io.Writer) (hands.Options, error) {
 	if c.noSandbox {
 		o.NoSandbox = true
 	}
-	if c.noWarm {
+	if c.noWarm || c.callTool != "" {
+		// hands call makes one call: no next command to start a shell for.
 		o.NoWarmShell = true
 	}
 	if c.sandbox != "" {
