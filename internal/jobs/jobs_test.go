@@ -76,7 +76,7 @@ func TestJobKillKillsGrandchildren(t *testing.T) {
 func TestJobTimeout(t *testing.T) {
 	m := newManager(t, Config{})
 	mk := marker()
-	id, err := m.Start("echo hi; sleep "+mk, 200*time.Millisecond)
+	id, err := m.Start("echo hi; sleep "+mk, time.Second) // time for a loaded machine to start bash
 	if err != nil {
 		t.Fatal(err)
 	}
