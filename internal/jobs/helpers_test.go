@@ -63,6 +63,12 @@ func marker() string {
 // pidsWith returns the processes whose command line holds s. Zombies have
 // an empty command line and do not count.
 func pidsWith(s string) []int {
+	return pidsWhose("cmdline", func(b []byte) bool { return bytes.Contains(b, []byte(s)) })
+}
+
+// pidsWhose returns the processes but this one whose /proc/PID/file
+// match says yes to.
+func pidsWhose(file string, match func([]byte) bool) []int {
 	var pids []int
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
@@ -70,8 +76,8 @@ func pidsWith(s string) []int {
 		if err != nil || pid == os.Getpid() {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && bytes.Contains(b, []byte(s)) {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), file))
+		if err == nil && match(b) {
 			pids = append(pids, pid)
 		}
 	}

@@ -206,19 +206,9 @@ func TestCloseEndsTheWarmShell(t *testing.T) {
 
 // pidsWithEnv returns the processes whose environment holds the entry kv.
 func pidsWithEnv(kv string) []int {
-	var pids []int
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		if err == nil && bytes.Contains(append([]byte{0}, b...), []byte("\x00"+kv+"\x00")) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
+	return pidsWhose("environ", func(b []byte) bool {
+		return bytes.Contains(append([]byte{0}, b...), []byte("\x00"+kv+"\x00"))
+	})
 }
 
 // When the server dies, its warm shell, which waits for a command that
