@@ -282,6 +282,7 @@ func BenchmarkBashPerCall(b *testing.B) {
 		{"namespaces", hands.Options{Sandbox: hands.SandboxNamespaces}, false},
 		{"namespaces-paused", hands.Options{Sandbox: hands.SandboxNamespaces}, true},
 		{"namespaces-cold", hands.Options{Sandbox: hands.SandboxNamespaces, NoWarmShell: true}, false},
+		{"namespaces-cold-paused", hands.Options{Sandbox: hands.SandboxNamespaces, NoWarmShell: true}, true},
 		{"namespaces-network-off", hands.Options{Sandbox: hands.SandboxNamespaces, Network: "off"}, false},
 		{"namespaces-unix-socket-all", hands.Options{Sandbox: hands.SandboxNamespaces, UnixSockets: []string{hands.UnixSocketsAll}}, false},
 		{"landlock-only", hands.Options{Sandbox: hands.SandboxLandlock}, false},
@@ -289,6 +290,7 @@ func BenchmarkBashPerCall(b *testing.B) {
 		{"unconfined", hands.Options{NoSandbox: true}, false},
 		{"unconfined-paused", hands.Options{NoSandbox: true}, true},
 		{"unconfined-cold", hands.Options{NoSandbox: true, NoWarmShell: true}, false},
+		{"unconfined-cold-paused", hands.Options{NoSandbox: true, NoWarmShell: true}, true},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			c.opts.Roots = []string{b.TempDir()}
