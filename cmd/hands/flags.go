@@ -339,14 +339,45 @@ func usageErr(stderr io.Writer, format string, args ...any) int {
 	return exitUsage
 }
 
-// metavars name the values of flags in help.
-var metavars = map[string]string{
-	"root": "DIR", "deny": "GLOB", "profile": "NAME", "max-file-size": "BYTES", "bash-timeout": "MS",
-	"shell": "PATH", "disable-tools": "a,b", "config": "FILE", "log-level": "LEVEL", "settings": "FILE",
-	"permission-mode": "MODE", "allow-hosts": "a,b", "http": "ADDR", "http-token": "TOKEN",
-	"max-request-size": "BYTES", "allow-origin": "ORIGIN", "session-idle-timeout": "DUR", "format": "API",
-	"coordinator": "local|nats://HOST:PORT", "exec-id": "ID", "loop": "NAME", "loops": "FILE",
-	"structured-content": "MODE",
+// metavar names the value of a flag in help ("" for none).
+func metavar(flag string) string {
+	switch flag {
+	case "root":
+		return "DIR"
+	case "deny":
+		return "GLOB"
+	case "profile", "loop":
+		return "NAME"
+	case "max-file-size", "max-request-size":
+		return "BYTES"
+	case "bash-timeout":
+		return "MS"
+	case "shell":
+		return "PATH"
+	case "disable-tools", "allow-hosts":
+		return "a,b"
+	case "config", "settings", "loops":
+		return "FILE"
+	case "log-level":
+		return "LEVEL"
+	case "permission-mode", "structured-content":
+		return "MODE"
+	case "http":
+		return "ADDR"
+	case "http-token":
+		return "TOKEN"
+	case "allow-origin":
+		return "ORIGIN"
+	case "session-idle-timeout":
+		return "DUR"
+	case "format":
+		return "API"
+	case "coordinator":
+		return "local|nats://HOST:PORT"
+	case "exec-id":
+		return "ID"
+	}
+	return ""
 }
 
 // printFlags writes fs's flags as the README writes them: --name VALUE.
@@ -354,7 +385,7 @@ func printFlags(w io.Writer, fs *flag.FlagSet) {
 	fs.VisitAll(func(f *flag.Flag) {
 		_, text := flag.UnquoteUsage(f)
 		head := "  --" + f.Name
-		if m := metavars[f.Name]; m != "" {
+		if m := metavar(f.Name); m != "" {
 			head += " " + m
 		}
 		if f.DefValue != "" && f.DefValue != "false" && !strings.Contains(text, "default") {

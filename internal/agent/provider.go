@@ -24,14 +24,31 @@ type Provider struct {
 	Models map[string]string
 }
 
-// Default model names per API, when the configuration gives none.
-var defaultModels = map[string][2]string{
-	"anthropic": {"claude-sonnet-4-5", "claude-haiku-4-5"},
-	"openai":    {"gpt-4.1", "gpt-4.1-mini"},
+// defaultModels returns the default model names of an API (the model and
+// the small model), when the configuration gives none.
+func defaultModels(kind string) [2]string {
+	switch kind {
+	case "anthropic":
+		return [2]string{"claude-sonnet-4-5", "claude-haiku-4-5"}
+	case "openai":
+		return [2]string{"gpt-4.1", "gpt-4.1-mini"}
+	}
+	return [2]string{}
 }
 
-// claudeAliases are the names Claude Code's Task tool takes for a model.
-var claudeAliases = map[string]string{"sonnet": "claude-sonnet-4-5", "opus": "claude-opus-4-1", "haiku": "claude-haiku-4-5"}
+// claudeAlias returns the model a name Claude Code's Task tool takes for a
+// model stands for.
+func claudeAlias(name string) (string, bool) {
+	switch name {
+	case "sonnet":
+		return "claude-sonnet-4-5", true
+	case "opus":
+		return "claude-opus-4-1", true
+	case "haiku":
+		return "claude-haiku-4-5", true
+	}
+	return "", false
+}
 
 // modelFor returns the model name a request asks for.
 func (p Provider) modelFor(req *model.Request) string {
@@ -39,7 +56,7 @@ func (p Provider) modelFor(req *model.Request) string {
 		if m, ok := p.Models[req.Model]; ok {
 			return m
 		}
-		if a, ok := claudeAliases[req.Model]; ok {
+		if a, ok := claudeAlias(req.Model); ok {
 			if p.Kind == "anthropic" {
 				return a
 			}
@@ -62,7 +79,7 @@ func (p Provider) defaultModel(small bool) string {
 	if p.Model != "" {
 		return p.Model
 	}
-	d := defaultModels[p.Kind]
+	d := defaultModels(p.Kind)
 	if small {
 		return d[1]
 	}

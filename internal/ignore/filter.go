@@ -95,12 +95,12 @@ func typeGlobs(names []string) ([]*glob.Glob, error) {
 	for _, name := range names {
 		var pats []string
 		if name == "all" {
-			for _, n := range TypeNames() {
-				pats = append(pats, typeDefs[n]...)
+			for _, d := range typeDefs {
+				pats = append(pats, d.globs...)
 			}
 		} else {
 			var ok bool
-			if pats, ok = typeDefs[name]; !ok {
+			if pats, ok = typeGlobsOf(name); !ok {
 				return nil, fmt.Errorf("%w %q; known types: %s", ErrUnknownType, name, strings.Join(TypeNames(), ", "))
 			}
 		}
@@ -136,12 +136,29 @@ func (t *Types) Match(name string, isDir bool) Match {
 	return None
 }
 
+// typeDef is one of ripgrep's file types: its name and the globs of its
+// files.
+type typeDef struct {
+	name  string
+	globs []string
+}
+
+// typeGlobsOf returns the globs of the type named name.
+func typeGlobsOf(name string) ([]string, bool) {
+	i, ok := slices.BinarySearchFunc(typeDefs[:], name, func(d typeDef, name string) int {
+		return strings.Compare(d.name, name)
+	})
+	if !ok {
+		return nil, false
+	}
+	return typeDefs[i].globs, true
+}
+
 // TypeNames returns the known type names, sorted.
 func TypeNames() []string {
-	names := make([]string, 0, len(typeDefs))
-	for n := range typeDefs {
-		names = append(names, n)
+	names := make([]string, len(typeDefs))
+	for i, d := range typeDefs {
+		names[i] = d.name
 	}
-	slices.Sort(names)
 	return names
 }

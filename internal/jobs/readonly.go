@@ -3,6 +3,7 @@ package jobs
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hands-dev/hands/internal/shellword"
 	"mvdan.cc/sh/v3/syntax"
@@ -114,14 +115,14 @@ func readOnlyCall(c *syntax.CallExpr) bool {
 	if !args[0].known {
 		return false // $CMD: could be anything
 	}
-	check, ok := readOnlyPrograms[args[0].s]
+	check, ok := readOnlyPrograms()[args[0].s]
 	return ok && check(args[1:])
 }
 
-// readOnlyPrograms maps a program to the check of its arguments.
-var readOnlyPrograms = map[string]func([]arg) bool{}
-
-func init() {
+// readOnlyPrograms maps a program to the check of its arguments. It is
+// built by the first command checked, not at every start of the binary.
+var readOnlyPrograms = sync.OnceValue(func() map[string]func([]arg) bool {
+	readOnlyPrograms := make(map[string]func([]arg) bool, 96)
 	for _, name := range []string{
 		"cat", "head", "tail", "wc", "pwd", "echo", "ls", "stat", "which",
 		"whereis", "type", "basename", "dirname", "realpath", "readlink", "true",
@@ -152,7 +153,8 @@ func init() {
 	readOnlyPrograms["command"] = commandArgs
 	readOnlyPrograms["git"] = gitArgs
 	readOnlyPrograms["go"] = goArgs
-}
+	return readOnlyPrograms
+})
 
 func anyArgs([]arg) bool { return true }
 
@@ -252,22 +254,24 @@ func goArgs(args []arg) bool {
 
 // gitReadOnly lists the git subcommands that only read, with the check of
 // their arguments.
-var gitReadOnly = map[string]func([]arg) bool{
-	"status": anyArgs, "log": anyArgs, "diff": anyArgs, "show": anyArgs,
-	"rev-parse": anyArgs, "ls-files": anyArgs, "ls-tree": anyArgs,
-	"cat-file": anyArgs, "blame": anyArgs, "shortlog": anyArgs,
-	"describe": anyArgs, "grep": anyArgs, "show-ref": anyArgs,
-	"merge-base": anyArgs, "name-rev": anyArgs, "rev-list": anyArgs,
-	"diff-tree": anyArgs, "diff-files": anyArgs, "diff-index": anyArgs,
-	"whatchanged": anyArgs, "count-objects": anyArgs, "version": anyArgs,
-	"branch":   listing("-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-f", "--force"),
-	"tag":      listing("-d", "--delete", "-a", "--annotate", "-s", "--sign", "-u", "--local-user", "-f", "--force", "-m", "--message", "-F", "--file", "-e", "--edit"),
-	"remote":   subcommands("", "-v", "--verbose", "get-url", "show"),
-	"stash":    subcommands("list", "show"),
-	"worktree": subcommands("list"),
-	"reflog":   subcommands("", "show"),
-	"config":   gitConfigArgs,
-}
+var gitReadOnly = sync.OnceValue(func() map[string]func([]arg) bool {
+	return map[string]func([]arg) bool{
+		"status": anyArgs, "log": anyArgs, "diff": anyArgs, "show": anyArgs,
+		"rev-parse": anyArgs, "ls-files": anyArgs, "ls-tree": anyArgs,
+		"cat-file": anyArgs, "blame": anyArgs, "shortlog": anyArgs,
+		"describe": anyArgs, "grep": anyArgs, "show-ref": anyArgs,
+		"merge-base": anyArgs, "name-rev": anyArgs, "rev-list": anyArgs,
+		"diff-tree": anyArgs, "diff-files": anyArgs, "diff-index": anyArgs,
+		"whatchanged": anyArgs, "count-objects": anyArgs, "version": anyArgs,
+		"branch":   listing("-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-f", "--force"),
+		"tag":      listing("-d", "--delete", "-a", "--annotate", "-s", "--sign", "-u", "--local-user", "-f", "--force", "-m", "--message", "-F", "--file", "-e", "--edit"),
+		"remote":   subcommands("", "-v", "--verbose", "get-url", "show"),
+		"stash":    subcommands("list", "show"),
+		"worktree": subcommands("list"),
+		"reflog":   subcommands("", "show"),
+		"config":   gitConfigArgs,
+	}
+})
 
 func gitArgs(args []arg) bool {
 	// Global options before the subcommand.
@@ -296,7 +300,7 @@ global:
 	if len(args) == 0 {
 		return false
 	}
-	check, ok := gitReadOnly[args[0].s]
+	check, ok := gitReadOnly()[args[0].s]
 	if !ok {
 		return false
 	}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hands-dev/hands/internal/shellword"
 	"mvdan.cc/sh/v3/syntax"
@@ -406,10 +407,10 @@ func (w *walker) command(argv []word) {
 	}
 	argv[0].s = commandName(argv[0].s)
 	name := argv[0].s
-	if unknowable[name] {
+	if unknowable(name) {
 		w.a.unknown("%s runs code the parse cannot see", name)
 	}
-	if varNames[name] {
+	if varNames(name) {
 		for _, a := range argv[1:] {
 			if a.known && strings.Contains(a.s, "[") {
 				w.a.unknown("%s of an array element evaluates its subscript, which can hold a command", name)
@@ -420,7 +421,7 @@ func (w *walker) command(argv []word) {
 	if (name == "mapfile" || name == "readarray") && hasFlag(argv[1:], "C") {
 		w.a.unknown("%s -C runs a callback", name)
 	}
-	look, ok := wrappers[name]
+	look, ok := wrappers()[name]
 	if !ok {
 		w.a.cmds = append(w.a.cmds, simple{argv: argv})
 		return
@@ -430,19 +431,25 @@ func (w *walker) command(argv []word) {
 	look(w, argv[1:])
 }
 
-// unknowable are commands whose effect the parse cannot know: they run
-// code from a string or a file, or change what names mean.
-var unknowable = map[string]bool{
-	"eval": true, "source": true, ".": true, "alias": true, "trap": true,
-	"hash": true, "enable": true, "fc": true, "bind": true, "shopt": true,
+// unknowable reports the commands whose effect the parse cannot know: they
+// run code from a string or a file, or change what names mean.
+func unknowable(name string) bool {
+	switch name {
+	case "eval", "source", ".", "alias", "trap", "hash", "enable", "fc", "bind", "shopt":
+		return true
+	}
+	return false
 }
 
-// varNames are builtins that take variable names, whose array subscripts
-// bash evaluates.
-var varNames = map[string]bool{
-	"read": true, "printf": true, "unset": true, "export": true, "declare": true,
-	"typeset": true, "local": true, "readonly": true, "getopts": true, "wait": true,
-	"mapfile": true, "readarray": true, "let": true, "test": true, "[": true,
+// varNames reports the builtins that take variable names, whose array
+// subscripts bash evaluates.
+func varNames(name string) bool {
+	switch name {
+	case "read", "printf", "unset", "export", "declare", "typeset", "local", "readonly",
+		"getopts", "wait", "mapfile", "readarray", "let", "test", "[":
+		return true
+	}
+	return false
 }
 
 func hasFlag(args []word, letter string) bool {
@@ -457,10 +464,21 @@ func hasFlag(args []word, letter string) bool {
 // A wrapper looks at its arguments and records the command it runs.
 type wrapperFunc func(w *walker, args []word)
 
-var wrappers map[string]wrapperFunc
+var (
+	wrappersOnce sync.Once
+	wrapperLooks map[string]wrapperFunc
+)
 
-func init() {
-	wrappers = map[string]wrapperFunc{
+// wrappers maps each wrapper to its look. It is built by the first command
+// looked at, not at every start of the binary (a function, not a
+// sync.OnceValue, since the looks refer back to it).
+func wrappers() map[string]wrapperFunc {
+	wrappersOnce.Do(buildWrappers)
+	return wrapperLooks
+}
+
+func buildWrappers() {
+	wrappers := map[string]wrapperFunc{
 		"env":     lookEnv,
 		"command": lookCommand,
 		"builtin": func(w *walker, args []word) { w.command(args) },
@@ -484,6 +502,7 @@ func init() {
 	for _, sh := range []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox"} {
 		wrappers[sh] = lookShell
 	}
+	wrapperLooks = wrappers
 }
 
 // skip returns the arguments after the options of a wrapper: valued names

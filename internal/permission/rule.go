@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hands-dev/hands/internal/ignore"
 	"github.com/hands-dev/hands/internal/shellword"
@@ -83,33 +84,37 @@ type Bases struct {
 // documentation: "Edit rules apply to all built-in tools that edit files",
 // "Read rules … to all built-in tools that read files like Grep, Glob, and
 // LS"); Write, MultiEdit and NotebookEdit rules mean the same as Edit.
-var claudeTools = map[string][]string{
-	"Read":            {"read", "grep", "glob", "list"},
-	"Edit":            editTools,
-	"Write":           editTools,
-	"MultiEdit":       editTools,
-	"NotebookEdit":    editTools,
-	"Glob":            {"glob"},
-	"Grep":            {"grep"},
-	"LS":              {"list"},
-	"Bash":            {"bash"},
-	"BashOutput":      {"task_output"},
-	"TaskOutput":      {"task_output"},
-	"KillShell":       {"task_kill"},
-	"KillBash":        {"task_kill"},
-	"TodoWrite":       {"todo_write"},
-	"EnterPlanMode":   {"enter_plan_mode"},
-	"ExitPlanMode":    {"exit_plan_mode"},
-	"AskUserQuestion": {"ask_user_question"},
-	"WebFetch":        {"web_fetch"},
-	"WebSearch":       {"web_search"},
-	"Task":            {"task"},
-	"Skill":           {"skill"},
-	"LSP":             {"lsp"},
-	"SlashCommand":    {"slash_command"},
-	"Agent":           {"task"},
-	"NotebookRead":    {"read"},
-}
+//
+// Built by the first rule parsed, not at every start of the binary.
+var claudeTools = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"Read":            {"read", "grep", "glob", "list"},
+		"Edit":            editTools,
+		"Write":           editTools,
+		"MultiEdit":       editTools,
+		"NotebookEdit":    editTools,
+		"Glob":            {"glob"},
+		"Grep":            {"grep"},
+		"LS":              {"list"},
+		"Bash":            {"bash"},
+		"BashOutput":      {"task_output"},
+		"TaskOutput":      {"task_output"},
+		"KillShell":       {"task_kill"},
+		"KillBash":        {"task_kill"},
+		"TodoWrite":       {"todo_write"},
+		"EnterPlanMode":   {"enter_plan_mode"},
+		"ExitPlanMode":    {"exit_plan_mode"},
+		"AskUserQuestion": {"ask_user_question"},
+		"WebFetch":        {"web_fetch"},
+		"WebSearch":       {"web_search"},
+		"Task":            {"task"},
+		"Skill":           {"skill"},
+		"LSP":             {"lsp"},
+		"SlashCommand":    {"slash_command"},
+		"Agent":           {"task"},
+		"NotebookRead":    {"read"},
+	}
+})
 
 // opaqueSpecifiers are the Claude Code tools whose specifiers Hands cannot
 // match yet (it has no such tool, or no such argument).
@@ -157,8 +162,8 @@ func Parse(text string, aliases map[string]string, bases Bases) (Rule, error) {
 			r.mcpPrefix = name + "__"
 		}
 		return r, nil
-	case claudeTools[name] != nil:
-		r.cores = claudeTools[name]
+	case claudeTools()[name] != nil:
+		r.cores = claudeTools()[name]
 		r.names = []string{name}
 	case slices.Contains(coreTools, name):
 		r.cores = []string{name}

@@ -603,14 +603,22 @@ func geminiGlob(o *tools.GlobOutput, within string) string {
 // v8Regexp words the RE2 syntax errors that JavaScript's RegExp also
 // refuses as V8 does; others (what RE2 alone refuses, such as lookaheads)
 // keep the core's words, which say RE2.
-var v8Regexp = map[syntax.ErrorCode]string{
-	syntax.ErrMissingParen:          "Unterminated group",
-	syntax.ErrUnexpectedParen:       "Unmatched ')'",
-	syntax.ErrMissingBracket:        "Unterminated character class",
-	syntax.ErrMissingRepeatArgument: "Nothing to repeat",
-	syntax.ErrInvalidRepeatOp:       "Nothing to repeat",
-	syntax.ErrTrailingBackslash:     "\\ at end of pattern",
-	syntax.ErrInvalidCharRange:      "Range out of order in character class",
+func v8Regexp(code syntax.ErrorCode) (string, bool) {
+	switch code {
+	case syntax.ErrMissingParen:
+		return "Unterminated group", true
+	case syntax.ErrUnexpectedParen:
+		return "Unmatched ')'", true
+	case syntax.ErrMissingBracket:
+		return "Unterminated character class", true
+	case syntax.ErrMissingRepeatArgument, syntax.ErrInvalidRepeatOp:
+		return "Nothing to repeat", true
+	case syntax.ErrTrailingBackslash:
+		return "\\ at end of pattern", true
+	case syntax.ErrInvalidCharRange:
+		return "Range out of order in character class", true
+	}
+	return "", false
 }
 
 // geminiBadPattern is 0.1.13's refusal of a pattern JavaScript cannot
@@ -621,7 +629,7 @@ func geminiBadPattern(pattern string) (string, bool) {
 	if !errors.As(err, &se) {
 		return "", false
 	}
-	why, ok := v8Regexp[se.Code]
+	why, ok := v8Regexp(se.Code)
 	if !ok {
 		return "", false
 	}

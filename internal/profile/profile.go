@@ -138,18 +138,35 @@ func desc(name string) string {
 	return strings.TrimSuffix(string(b), "\n")
 }
 
-var profiles = map[string]func(tools.Limits) *Profile{
-	"native":     native,
-	"claude":     claude,
-	"gemini":     gemini,
-	"envelope":   envelope,
-	"taskdaemon": taskdaemon,
+// profiles are the profiles' names, sorted, with their makers: a table the
+// linker lays out, not a map every start of the binary would build.
+var profiles = [...]struct {
+	name string
+	mk   func(tools.Limits) *Profile
+}{
+	{"claude", claude},
+	{"envelope", envelope},
+	{"gemini", gemini},
+	{"native", native},
+	{"taskdaemon", taskdaemon},
+}
+
+// maker returns the maker of the profile called name.
+func maker(name string) (func(tools.Limits) *Profile, bool) {
+	for _, p := range profiles {
+		if p.name == name {
+			return p.mk, true
+		}
+	}
+	return nil, false
 }
 
 // Names lists the profiles.
 func Names() []string {
-	names := slices.Collect(maps.Keys(profiles))
-	sort.Strings(names)
+	names := make([]string, len(profiles))
+	for i, p := range profiles {
+		names[i] = p.name
+	}
 	return names
 }
 
@@ -160,7 +177,7 @@ func LimitsOf(name string, lim tools.Limits) tools.Limits {
 	if name == "" {
 		name = "native"
 	}
-	mk, ok := profiles[name]
+	mk, ok := maker(name)
 	if !ok {
 		return lim
 	}
@@ -173,7 +190,7 @@ func Get(name string, lim tools.Limits) (*Profile, error) {
 	if name == "" {
 		name = "native"
 	}
-	mk, ok := profiles[name]
+	mk, ok := maker(name)
 	if !ok {
 		return nil, fmt.Errorf("unknown profile %q; choose one of %s", name, strings.Join(Names(), ", "))
 	}

@@ -59,12 +59,21 @@ var (
 	ErrInvalid = errors.New("invalid path")
 )
 
-var sentinels = map[Kind]error{
-	NotFound: ErrNotFound,
-	Denied:   ErrDenied,
-	NotDir:   ErrNotDir,
-	IsDir:    ErrIsDir,
-	Invalid:  ErrInvalid,
+// sentinel returns the sentinel error of a Kind, nil for one without.
+func sentinel(k Kind) error {
+	switch k {
+	case NotFound:
+		return ErrNotFound
+	case Denied:
+		return ErrDenied
+	case NotDir:
+		return ErrNotDir
+	case IsDir:
+		return ErrIsDir
+	case Invalid:
+		return ErrInvalid
+	}
+	return nil
 }
 
 // Error is the error of every operation of a Set.
@@ -136,8 +145,8 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Is reports whether target is the sentinel error of e's Kind.
 func (e *Error) Is(target error) bool {
-	s, ok := sentinels[e.Kind]
-	return ok && s == target
+	s := sentinel(e.Kind)
+	return s != nil && s == target
 }
 
 // errPathEscapes is the text of the unexported error os.Root returns when a
