@@ -14,7 +14,7 @@ import (
 // Anthropic is a model behind the Anthropic Messages API (or a server that
 // speaks it), through the official Go SDK. Turns are streamed.
 type Anthropic struct {
-	client anthropic.Client
+	client anthropic.MessageService
 	cfg    Provider
 }
 
@@ -28,9 +28,11 @@ func NewAnthropic(cfg Provider, hc *http.Client) *Anthropic {
 	if hc != nil {
 		opts = append(opts, option.WithHTTPClient(hc))
 	}
-	// NewClient would also read ANTHROPIC_* from the environment; the
-	// options above win, and the configuration already read them.
-	return &Anthropic{client: anthropic.NewClient(opts...), cfg: cfg}
+	// The environment's defaults (ANTHROPIC_*), then opts, which win (the
+	// configuration already read them): what anthropic.NewClient gives its
+	// Messages service, without a Client, which would link every service of
+	// the API into the binary.
+	return &Anthropic{client: anthropic.NewMessageService(append(anthropic.DefaultClientOptions(), opts...)...), cfg: cfg}
 }
 
 // Complete implements model.Model.
@@ -77,7 +79,7 @@ func (a *Anthropic) Chat(ctx context.Context, req *model.Request) (*model.Reply,
 		tp.Description = anthropic.String(t.Description)
 		params.Tools = append(params.Tools, anthropic.ToolUnionParam{OfTool: tp})
 	}
-	stream := a.client.Messages.NewStreaming(ctx, params)
+	stream := a.client.NewStreaming(ctx, params)
 	defer stream.Close()
 	var msg anthropic.Message
 	for stream.Next() {

@@ -17,7 +17,7 @@ import (
 // (OpenAI, or a local server such as Ollama, vLLM or llama.cpp at a base
 // URL), through the official Go SDK. Turns are streamed.
 type OpenAI struct {
-	client openai.Client
+	client openai.ChatCompletionService
 	cfg    Provider
 }
 
@@ -31,7 +31,13 @@ func NewOpenAI(cfg Provider, hc *http.Client) *OpenAI {
 	if hc != nil {
 		opts = append(opts, option.WithHTTPClient(hc))
 	}
-	return &OpenAI{client: openai.NewClient(opts...), cfg: cfg}
+	// The Chat Completions service alone, built as openai.NewClient builds
+	// its Chat.Completions (the environment's defaults, then opts, in the
+	// same two layers): a Client would link every service of the API
+	// (images, audio, realtime, ...) into the binary, about 35 MB that every
+	// start of hands maps and faults in part.
+	chat := openai.NewChatService(append(openai.DefaultClientOptions(), opts...)...)
+	return &OpenAI{client: openai.NewChatCompletionService(chat.Options...), cfg: cfg}
 }
 
 // Complete implements model.Model.
@@ -98,7 +104,7 @@ func (o *OpenAI) Chat(ctx context.Context, req *model.Request) (*model.Reply, er
 			Name: t.Name, Description: param.NewOpt(t.Description), Parameters: shared.FunctionParameters(schema),
 		}))
 	}
-	stream := o.client.Chat.Completions.NewStreaming(ctx, params)
+	stream := o.client.NewStreaming(ctx, params)
 	defer stream.Close()
 	var acc openai.ChatCompletionAccumulator
 	for stream.Next() {
