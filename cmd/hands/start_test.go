@@ -3,9 +3,12 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"debug/elf"
 	"os"
 	"os/exec"
 	"regexp"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -63,6 +66,44 @@ func TestOurInitsBuildNothing(t *testing.T) {
 		}
 		if c[0] > initByteBudget || c[1] > initAllocBudget {
 			t.Errorf("%s allocates %d bytes in %d allocations at init (budget %d bytes, %d allocations): build its tables on first use", pkg, c[0], c[1], initByteBudget, initAllocBudget)
+		}
+	}
+}
+
+// sdkService matches the methods of the model SDKs' services in the
+// binary's symbol table.
+var sdkService = regexp.MustCompile(`^(github\.com/openai/openai-go/v3|github\.com/anthropics/anthropic-sdk-go)\.\(\*([A-Za-z]+Service)\)\.[A-Z]`)
+
+// TestBinaryLinksOnlyTheServicesAgentsUse: the subagents talk to the Chat
+// Completions and Messages APIs only; a Client of either SDK would link
+// every service of its API (images, audio, realtime, files, ...: 36 MB of
+// the binary's 108) and every start would map and fault in its share.
+func TestBinaryLinksOnlyTheServicesAgentsUse(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads the symbol table of an ELF binary")
+	}
+	f, err := elf.Open(binary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	syms, err := f.Symbols()
+	if err != nil {
+		t.Fatal(err)
+	}
+	allowed := []string{"ChatCompletionService", "ChatCompletionMessageService", "MessageService", "MessageBatchService"}
+	seen := map[string]bool{}
+	for _, s := range syms {
+		if m := sdkService.FindStringSubmatch(s.Name); m != nil {
+			seen[m[1]+"."+m[2]] = true
+			if !slices.Contains(allowed, m[2]) {
+				t.Errorf("the binary links %s", s.Name)
+			}
+		}
+	}
+	for _, want := range []string{"github.com/openai/openai-go/v3.ChatCompletionService", "github.com/anthropics/anthropic-sdk-go.MessageService"} {
+		if !seen[want] {
+			t.Errorf("no method of %s in the symbol table (read %d symbols): the test no longer sees what it checks", want, len(syms))
 		}
 	}
 }
