@@ -34,8 +34,8 @@ func NewOpenAI(cfg Provider, hc *http.Client) *OpenAI {
 	// The Chat Completions service alone, built as openai.NewClient builds
 	// its Chat.Completions (the environment's defaults, then opts, in the
 	// same two layers): a Client would link every service of the API
-	// (images, audio, realtime, ...) into the binary, about 35 MB that every
-	// start of hands maps and faults in part.
+	// (images, audio, realtime, ...) into the binary, which every start of
+	// hands maps and partly faults in.
 	chat := openai.NewChatService(append(openai.DefaultClientOptions(), opts...)...)
 	return &OpenAI{client: openai.NewChatCompletionService(chat.Options...), cfg: cfg}
 }

@@ -253,7 +253,7 @@ func goArgs(args []arg) bool {
 }
 
 // gitReadOnly lists the git subcommands that only read, with the check of
-// their arguments.
+// their arguments; built on first use.
 var gitReadOnly = sync.OnceValue(func() map[string]func([]arg) bool {
 	return map[string]func([]arg) bool{
 		"status": anyArgs, "log": anyArgs, "diff": anyArgs, "show": anyArgs,
