@@ -180,7 +180,7 @@ func (s *Server) startParked(ctx context.Context, sess *session, call tool.Call,
 	cctx = context.WithValue(context.WithValue(cctx, askKey{}, ask), parkedKey{}, p)
 	go func() {
 		defer close(p.done)
-		p.res = sess.stream.Go(cctx, call)()
+		p.res = sess.stream.Run(cctx, call)
 	}()
 	return p
 }

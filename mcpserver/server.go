@@ -365,7 +365,7 @@ func (s *Server) handler(name string, stateless bool) mcp.ToolHandler {
 				}
 				res = pres
 			} else {
-				res = sess.stream.Go(context.WithValue(pctx, askKey{}, ask), call)()
+				res = sess.stream.Run(context.WithValue(pctx, askKey{}, ask), call)
 			}
 			if ask.needed == nil {
 				break

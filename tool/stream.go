@@ -49,23 +49,49 @@ func (s *Stream) Go(ctx context.Context, call Call) func() Result {
 	return s.start(ctx, call, false).wait
 }
 
+// Run is Go and its wait in one, for a caller that waits at once (a
+// server's request): the call is decoded, queued and executed on one of
+// the process's kept workers (workers.go), so that the stack the call
+// grows (schema validation, the tool) is a worker's grown once, not a
+// fresh goroutine's grown again on every call.
+func (s *Stream) Run(ctx context.Context, call Call) Result {
+	var res Result
+	done := make(chan struct{})
+	runKept(func() {
+		p, deps, safe, ctx := s.queue(ctx, call, false)
+		s.execute(p, deps, safe, ctx, call)
+		res = p.res
+		close(done)
+	})
+	<-done
+	return res
+}
+
 func (p *pending) wait() Result {
 	<-p.done
 	return p.res
 }
 
 func (s *Stream) start(ctx context.Context, call Call, keep bool) *pending {
+	p, deps, safe, ctx := s.queue(ctx, call, keep)
+	go s.execute(p, deps, safe, ctx, call)
+	return p
+}
+
+// queue decides whether call is safe, decoding it, and queues it: it
+// returns its pending entry, the calls it must wait for, and the context
+// to execute it under (carrying the decoded input).
+func (s *Stream) queue(ctx context.Context, call Call, keep bool) (p *pending, deps []*pending, safe bool, _ context.Context) {
 	safe, d := s.e.concurrencySafe(call)
 	if d != nil {
 		ctx = context.WithValue(ctx, decodedKey{}, d)
 	}
-	p := &pending{done: make(chan struct{})}
+	p = &pending{done: make(chan struct{})}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		panic("tool: Submit on a stream after Wait")
 	}
-	var deps []*pending
 	if s.lastUnsafe != nil {
 		deps = append(deps, s.lastUnsafe)
 	}
@@ -79,19 +105,21 @@ func (s *Stream) start(ctx context.Context, call Call, keep bool) *pending {
 		s.entries = append(s.entries, p)
 	}
 	s.mu.Unlock()
+	return p, deps, safe, ctx
+}
 
-	go func() {
-		defer close(p.done)
-		for _, d := range deps {
-			<-d.done
-		}
-		if safe {
-			s.sem <- struct{}{}
-			defer func() { <-s.sem }()
-		}
-		p.res = s.e.Execute(ctx, s.env, call)
-	}()
-	return p
+// execute runs a queued call once the calls it waits for have finished
+// and, when it is safe, a place among the parallel calls is free.
+func (s *Stream) execute(p *pending, deps []*pending, safe bool, ctx context.Context, call Call) {
+	defer close(p.done)
+	for _, d := range deps {
+		<-d.done
+	}
+	if safe {
+		s.sem <- struct{}{}
+		defer func() { <-s.sem }()
+	}
+	p.res = s.e.Execute(ctx, s.env, call)
 }
 
 // pruned drops the calls that have finished.
