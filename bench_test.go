@@ -138,3 +138,32 @@ func BenchmarkNew(b *testing.B) {
 		rt.Close()
 	}
 }
+
+// BenchmarkCallTrivial is the cost of a call of a tool that does nothing
+// through the whole pipeline (decode and schema check, the stages, the
+// renderer): what every call pays the executor. mcpserver's
+// BenchmarkCallTrivial is the same call through the MCP server.
+func BenchmarkCallTrivial(b *testing.B) {
+	type in struct {
+		Path string `json:"path"`
+	}
+	type out struct {
+		Text string `json:"text"`
+	}
+	trivial := tool.New(tool.Spec[in]{Name: "trivial", Description: "Returns a fixed text.", ReadOnly: true},
+		func(context.Context, *tool.Env, in) (out, error) { return out{Text: "done"}, nil })
+	rt, err := hands.New(hands.Options{Roots: []string{b.TempDir()}, Tools: []tool.Tool{trivial}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rt.Close()
+	sess, _ := rt.NewSession()
+	defer sess.Close()
+	call := tool.Call{Name: "trivial", Input: json.RawMessage(`{"path":"a.go"}`)}
+	b.ReportAllocs()
+	for b.Loop() {
+		if res := sess.Call(context.Background(), call); res.IsError {
+			b.Fatal(res.TextOf())
+		}
+	}
+}
