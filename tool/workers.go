@@ -8,6 +8,11 @@ import "time"
 // is grown once per worker rather than once per call on a new goroutine:
 // each growth copies the stack into new memory, and on a virtual machine
 // the page faults of that memory cost more than the call's own work.
+//
+// Work that locks its goroutine to its OS thread (runtime.LockOSThread)
+// must do so on a goroutine of its own, as the shell and the sandbox's
+// spawners do: a kept worker would carry the lock, and whatever was done
+// to the thread, into the next call.
 var kept = make(chan func())
 
 // workerIdle is how long a worker waits for more work before it ends.
