@@ -145,9 +145,14 @@ func decodeMessage(data []byte) (jsonrpc.Message, *badMessage) {
 	default:
 		return nil, invalidRequest(id, `no "method": a request or notification names its method, e.g. "method":"tools/list"`)
 	}
-	msg, err := jsonrpc.DecodeMessage(data)
-	if err != nil {
-		return nil, invalidRequest(id, "%v", err)
+	var msg jsonrpc.Message
+	if req, ok := decodeRequest(data); ok {
+		msg = req
+	} else {
+		var err error
+		if msg, err = jsonrpc.DecodeMessage(data); err != nil {
+			return nil, invalidRequest(id, "%v", err)
+		}
 	}
 	// encoding/json matched member names regardless of case, the SDK does
 	// not: both must have read the same message.

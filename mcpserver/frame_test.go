@@ -151,3 +151,39 @@ func TestOriginAllowed(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecodeRequestIsTheSDKs checks that a message decodeRequest decodes
+// is what jsonrpc.DecodeMessage decodes from it, member for member, among
+// the messages checkDepth lets through (as decodeMessage does first).
+func FuzzDecodeRequestIsTheSDKs(f *testing.F) {
+	for _, s := range messageSeeds {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte(`{"jsonrpc":"2.0","id":"\u00e9\ud800x","method":"a\u0000b","params":{"a":[1,2.5,"x"],"b":null}}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":null}`))
+	f.Add([]byte("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\" : { \"a\" :\t1 } }\n"))
+	f.Add([]byte(`{"jsonrpc":"2.0","method":"x","id":9007199254740993}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","method":"x","id":1.5}`))
+	f.Add([]byte("{\"jsonrpc\":\"2.0\",\"method\":\"\xff\",\"id\":\"\xfe\"}"))
+	for _, n := range []int{999, 1000} {
+		f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"x","params":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if checkDepth(data) != nil {
+			return
+		}
+		req, ok := decodeRequest(data)
+		if !ok {
+			return
+		}
+		msg, err := jsonrpc.DecodeMessage(data)
+		if err != nil {
+			t.Fatalf("%q: decoded here as %#v, the SDK refuses it: %v", data, req, err)
+		}
+		sdk, isReq := msg.(*jsonrpc.Request)
+		if !isReq || sdk.ID != req.ID || sdk.Method != req.Method || !bytes.Equal(sdk.Params, req.Params) ||
+			(sdk.Params == nil) != (req.Params == nil) || sdk.Extra != nil {
+			t.Fatalf("%q: decoded here as %#v, by the SDK as %#v", data, req, msg)
+		}
+	})
+}
