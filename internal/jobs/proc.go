@@ -97,7 +97,8 @@ func startProc(cmd *exec.Cmd, s *sink, merge bool, watch *watchdog, confine func
 
 // launch is startProc without the draining: the output waits in its pipes
 // until drainInto. extra, if not nil, are more of cmd's descriptors, from
-// number 3 (nil ones closed), below cwdFD.
+// number 3 (nil ones closed), below cwdFD: those of a warm shell, which
+// is started ahead of its command (SpawnRequest.Ahead).
 func launch(cmd *exec.Cmd, merge bool, watch *watchdog, confine func(*exec.Cmd) error, spawner Spawner, reportCwd bool, extra []*os.File) (*proc, error) {
 	var opened []*os.File
 	closeAll := func() {
@@ -145,7 +146,7 @@ func launch(cmd *exec.Cmd, merge bool, watch *watchdog, confine func(*exec.Cmd) 
 		finished: make(chan struct{}),
 	}
 	if spawner != nil {
-		err = p.spawnWith(spawner)
+		err = p.spawnWith(spawner, extra != nil)
 	} else {
 		started := make(chan error, 1)
 		go p.run(confine, started)
@@ -273,10 +274,10 @@ func (p *proc) run(confine func(*exec.Cmd) error, started chan<- error) {
 }
 
 // spawnWith has spawner start p.cmd's program, with its output pipes and
-// its ExtraFiles from descriptor 3.
-func (p *proc) spawnWith(spawner Spawner) error {
+// its ExtraFiles from descriptor 3, ahead of its command or not.
+func (p *proc) spawnWith(spawner Spawner, ahead bool) error {
 	files := append([]*os.File{nil, p.cmd.Stdout.(*os.File), p.cmd.Stderr.(*os.File)}, p.cmd.ExtraFiles...)
-	sp, err := spawner.Spawn(SpawnRequest{Path: p.cmd.Path, Args: p.cmd.Args, Env: p.cmd.Env, Dir: p.cmd.Dir, Files: files})
+	sp, err := spawner.Spawn(SpawnRequest{Path: p.cmd.Path, Args: p.cmd.Args, Env: p.cmd.Env, Dir: p.cmd.Dir, Files: files, Ahead: ahead})
 	if err != nil {
 		return fmt.Errorf("confining the command: %w", err)
 	}

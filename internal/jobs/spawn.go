@@ -26,6 +26,11 @@ type SpawnRequest struct {
 	// Files are the command's descriptors by number; a nil one is
 	// closed, and standard input (0) is /dev/null when not given.
 	Files []*os.File
+	// Ahead says the shell is a warm one, which runs nothing of a
+	// command's until its Spawned's Ready (Readier) has returned: what
+	// the sandbox must bring up to date as a command starts can wait
+	// until then.
+	Ahead bool
 }
 
 // Spawned is one command a Spawner started.

@@ -92,7 +92,9 @@ func (s *Spawner) Spawn(r jobs.SpawnRequest) (jobs.Spawned, error) {
 	p.mu.Unlock()
 	m := &nsinit.Msg{Op: nsinit.OpSpawn, ID: c.id, Path: r.Path, Args: r.Args, Dir: r.Dir,
 		Env: append(r.Env[:len(r.Env):len(r.Env)], s.iso.ProxyEnv()...)}
-	m.Masks = s.iso.masks(p.writable, p.netNS) // the mask step (masks.go)
+	if !r.Ahead { // else Ready takes the mask step, before the command runs
+		m.Masks = s.iso.masks(p.writable, p.netNS) // the mask step (masks.go)
+	}
 	var fds []int
 	for n, f := range r.Files {
 		if f != nil {
