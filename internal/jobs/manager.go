@@ -550,6 +550,10 @@ func (m *Manager) RunWith(ctx context.Context, command string, timeout time.Dura
 	}
 	defer m.untrack(p)
 	why = p.settle(why, m.cfg.Grace)
+	if err := p.openErr(); err != nil {
+		s.close()
+		return nil, fmt.Errorf("confining the command: %w", err)
+	}
 	out.TimedOut, out.Canceled = why == endedTimeout, why == endedCancel
 	out.Duration = time.Since(start)
 	out.ExitCode, out.Signal = p.exitStatus()

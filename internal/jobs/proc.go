@@ -97,8 +97,8 @@ func startProc(cmd *exec.Cmd, s *sink, merge bool, watch *watchdog, confine func
 
 // launch is startProc without the draining: the output waits in its pipes
 // until drainInto. extra, if not nil, are more of cmd's descriptors, from
-// number 3 (nil ones closed), below cwdFD: those of a warm shell, which
-// is started ahead of its command (SpawnRequest.Ahead).
+// number 3 (nil ones closed), below cwdFD: those of a warm shell, whose
+// gate, with a spawner, is the spawner's (SpawnRequest.Gate).
 func launch(cmd *exec.Cmd, merge bool, watch *watchdog, confine func(*exec.Cmd) error, spawner Spawner, reportCwd bool, extra []*os.File) (*proc, error) {
 	var opened []*os.File
 	closeAll := func() {
@@ -146,7 +146,11 @@ func launch(cmd *exec.Cmd, merge bool, watch *watchdog, confine func(*exec.Cmd) 
 		finished: make(chan struct{}),
 	}
 	if spawner != nil {
-		err = p.spawnWith(spawner, extra != nil)
+		gate := 0
+		if extra != nil {
+			gate = warmGateFD
+		}
+		err = p.spawnWith(spawner, gate)
 	} else {
 		started := make(chan error, 1)
 		go p.run(confine, started)
@@ -274,18 +278,33 @@ func (p *proc) run(confine func(*exec.Cmd) error, started chan<- error) {
 }
 
 // spawnWith has spawner start p.cmd's program, with its output pipes and
-// its ExtraFiles from descriptor 3, ahead of its command or not.
-func (p *proc) spawnWith(spawner Spawner, ahead bool) error {
+// its ExtraFiles from descriptor 3, and the spawner's gate as descriptor
+// gate, if not 0.
+func (p *proc) spawnWith(spawner Spawner, gate int) error {
 	files := append([]*os.File{nil, p.cmd.Stdout.(*os.File), p.cmd.Stderr.(*os.File)}, p.cmd.ExtraFiles...)
-	sp, err := spawner.Spawn(SpawnRequest{Path: p.cmd.Path, Args: p.cmd.Args, Env: p.cmd.Env, Dir: p.cmd.Dir, Files: files, Ahead: ahead})
+	sp, err := spawner.Spawn(SpawnRequest{Path: p.cmd.Path, Args: p.cmd.Args, Env: p.cmd.Env, Dir: p.cmd.Dir, Files: files, Gate: gate})
 	if err != nil {
 		return fmt.Errorf("confining the command: %w", err)
+	}
+	if _, ok := sp.(Gated); gate != 0 && !ok {
+		sp.Signal(syscall.SIGKILL)
+		sp.Release()
+		return errors.New("the sandbox cannot start a shell ahead of its command")
 	}
 	p.sp, p.pgid, p.watch = sp, sp.PID(), nil
 	go func() {
 		<-sp.Exited()
 		close(p.exited)
 	}()
+	return nil
+}
+
+// openErr says why a warm shell started by a spawner ran nothing, if its
+// spawner could not let it go on (Gated.OpenErr).
+func (p *proc) openErr() error {
+	if g, ok := p.sp.(Gated); ok {
+		return g.OpenErr()
+	}
 	return nil
 }
 

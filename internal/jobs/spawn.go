@@ -26,11 +26,21 @@ type SpawnRequest struct {
 	// Files are the command's descriptors by number; a nil one is
 	// closed, and standard input (0) is /dev/null when not given.
 	Files []*os.File
-	// Ahead says the shell is a warm one, which runs nothing of a
-	// command's until its Spawned's Ready (Readier) has returned: what
-	// the sandbox must bring up to date as a command starts can wait
-	// until then.
-	Ahead bool
+	// Gate, if not 0, makes the shell a warm one: the spawner gives it,
+	// as descriptor Gate, the read end of a pipe whose write end it
+	// keeps, and the Spawned is Gated. What the sandbox must bring up to
+	// date as a command starts waits until its Open.
+	Gate int
+}
+
+// A Gated is a Spawned started with a SpawnRequest.Gate.
+type Gated interface {
+	// Open brings the sandbox up to date for the command and lets the
+	// shell go on, without waiting for either.
+	Open() error
+	// OpenErr, once the shell has exited, says why Open could not let it
+	// go on (the shell then ran nothing), if it could not.
+	OpenErr() error
 }
 
 // Spawned is one command a Spawner started.

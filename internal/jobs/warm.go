@@ -28,7 +28,7 @@ type warm struct {
 	p     *proc
 	dir   string
 	dirFI os.FileInfo
-	gate  *os.File // the write end of the pipe the shell waits on
+	gate  *os.File // the write end of the pipe the shell waits on, or nil when a spawner holds it (Gated)
 	text  *os.File // the command's memfd, the shell's descriptor warmTextFD
 	ready chan struct{}
 	err   error // why the shell did not start; read after ready
@@ -110,20 +110,27 @@ func (m *Manager) startWarm(w *warm) error {
 	if err != nil {
 		return err
 	}
-	gateR, gateW, err := os.Pipe()
-	if err != nil {
-		text.Close()
-		return err
+	extra := make([]*os.File, warmGateFD-2)
+	extra[warmTextFD-3] = text
+	var gateR, gateW *os.File
+	if m.cfg.Spawner == nil { // else the spawner makes the gate
+		if gateR, gateW, err = os.Pipe(); err != nil {
+			text.Close()
+			return err
+		}
+		extra[warmGateFD-3] = gateR
 	}
 	name := m.argv0()
 	cmd := &exec.Cmd{Path: m.shell, Args: []string{name, "-c", m.warmWrapper, name}, Dir: w.dir, Env: m.env}
-	extra := make([]*os.File, warmGateFD-2)
-	extra[warmTextFD-3], extra[warmGateFD-3] = text, gateR
 	p, err := launch(cmd, m.cfg.MergeStreams, &m.watch, m.confine(Options{}), m.cfg.Spawner, true, extra)
-	gateR.Close()
+	if gateR != nil {
+		gateR.Close()
+	}
 	if err != nil {
 		text.Close()
-		gateW.Close()
+		if gateW != nil {
+			gateW.Close()
+		}
 		return err
 	}
 	w.p, w.gate, w.text = p, gateW, text
@@ -164,18 +171,13 @@ func (m *Manager) takeWarm(command, dir string, o Options, s *sink) *proc {
 		go w.drop(m)
 		return nil
 	}
-	_, err := w.gate.Write([]byte{'\n'})
-	w.gate.Close()
-	if err != nil { // the shell is gone (EPIPE): it never had the command
-		go w.drop(m)
-		return nil
-	}
 	w.p.drainInto(s, m.cfg.MergeStreams)
 	return w.p
 }
 
-// give writes command where w's shell reads it and brings its sandbox up
-// to date (Readier); the shell must still be waiting.
+// give writes command where w's shell reads it and lets the shell go on:
+// down its gate, or through the spawner that holds the gate, which first
+// brings the sandbox up to date (Gated). The shell must still be waiting.
 func (w *warm) give(command string) error {
 	defer w.text.Close()
 	select {
@@ -183,15 +185,15 @@ func (w *warm) give(command string) error {
 		return errors.New("the warm shell has exited")
 	default:
 	}
-	if r, ok := w.p.sp.(Readier); ok {
-		if err := r.Ready(); err != nil {
-			return err
-		}
-	}
 	if _, err := w.text.WriteAt([]byte(command), 0); err != nil {
 		return err
 	}
-	return nil
+	if w.gate == nil {
+		return w.p.sp.(Gated).Open()
+	}
+	_, err := w.gate.Write([]byte{'\n'})
+	w.gate.Close()
+	return err // EPIPE: the shell is gone; it never had the command
 }
 
 // drop ends a warm shell that no command will take.
@@ -200,7 +202,9 @@ func (w *warm) drop(m *Manager) {
 	if w.err != nil {
 		return
 	}
-	w.gate.Close()
+	if w.gate != nil {
+		w.gate.Close()
+	}
 	w.text.Close()
 	w.p.drainDiscard()
 	w.p.signal(syscall.SIGKILL)
@@ -241,12 +245,4 @@ func (m *Manager) dropWarm() {
 	if w != nil {
 		w.drop(m)
 	}
-}
-
-// A Readier is a Spawned that must be brought up to date before a shell
-// started ahead (a warm one) is given its command: the view the sandbox
-// gives a command at its start may have changed since (paths to mask,
-// sockets bound meanwhile).
-type Readier interface {
-	Ready() error
 }

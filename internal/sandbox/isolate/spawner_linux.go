@@ -82,7 +82,7 @@ func (s *Spawner) Spawn(r jobs.SpawnRequest) (jobs.Spawned, error) {
 		return nil, err
 	}
 	c := &spawned{p: p, iso: s.iso, id: s.seq.Add(1), started: make(chan struct{}), exited: make(chan struct{}),
-		released: make(chan struct{}), masked: make(chan string, 1)}
+		released: make(chan struct{})}
 	p.mu.Lock()
 	if p.dead {
 		p.mu.Unlock()
@@ -92,7 +92,9 @@ func (s *Spawner) Spawn(r jobs.SpawnRequest) (jobs.Spawned, error) {
 	p.mu.Unlock()
 	m := &nsinit.Msg{Op: nsinit.OpSpawn, ID: c.id, Path: r.Path, Args: r.Args, Dir: r.Dir,
 		Env: append(r.Env[:len(r.Env):len(r.Env)], s.iso.ProxyEnv()...)}
-	if !r.Ahead { // else Ready takes the mask step, before the command runs
+	if r.Gate > 0 { // a warm shell: Open takes the mask step, before the command runs
+		m.Gate = r.Gate
+	} else {
 		m.Masks = s.iso.masks(p.writable, p.netNS) // the mask step (masks.go)
 	}
 	var fds []int
@@ -284,10 +286,9 @@ func (p *spawnerProc) readLoop(ready chan<- error) {
 		case nsinit.OpReleased:
 			c.releaseOnce.Do(func() { close(c.released) })
 		case nsinit.OpMasked:
-			select {
-			case c.masked <- m.Err:
-			default: // not asked for
-			}
+			// Before the shell can have exited: the spawner answers
+			// before it closes the gate.
+			c.openErr.Store(&m.Err)
 		}
 	}
 	// The spawner is gone, and with it, as PID 1 of their namespace,
@@ -423,8 +424,8 @@ type spawned struct {
 	err         error
 	ws          syscall.WaitStatus
 	ok          bool
-	done        atomic.Bool // the spawner said nothing of the command is left
-	masked      chan string // OpMasked's Err
+	done        atomic.Bool            // the spawner said nothing of the command is left
+	openErr     atomic.Pointer[string] // OpMasked's Err
 }
 
 func (c *spawned) PID() int { return c.pid }
@@ -438,24 +439,22 @@ func (c *spawned) Signal(sig syscall.Signal) {
 
 func (c *spawned) Exited() <-chan struct{} { return c.exited }
 
-// Ready covers, before a shell started ahead is given its command, what
-// the mask step (masks.go) finds now and was not covered at its start: a
-// socket bound since, a denied file made or replaced since. It implements
-// jobs.Readier.
-func (c *spawned) Ready() error {
+// Open has the spawner cover what the mask step (masks.go) finds now and
+// was not covered when the warm shell started (a socket bound since, a
+// denied file made or replaced since), then let the shell read its
+// command. It implements jobs.Gated.
+func (c *spawned) Open() error {
 	p := c.p
-	if err := p.send(&nsinit.Msg{Op: nsinit.OpMask, ID: c.id, Masks: c.iso.masks(p.writable, p.netNS)}, nil); err != nil {
-		return err
+	return p.send(&nsinit.Msg{Op: nsinit.OpGo, ID: c.id, Masks: c.iso.masks(p.writable, p.netNS)}, nil)
+}
+
+// OpenErr, once the shell has exited, says why Open could not let it go
+// on, if it could not.
+func (c *spawned) OpenErr() error {
+	if e := c.openErr.Load(); e != nil {
+		return errors.New(*e)
 	}
-	select {
-	case e := <-c.masked:
-		if e != "" {
-			return errors.New(e)
-		}
-		return nil
-	case <-c.exited:
-		return errors.New("the command's shell ended before it was given its command")
-	}
+	return nil
 }
 
 func (c *spawned) Status() (syscall.WaitStatus, bool) {

@@ -46,10 +46,13 @@ const (
 	// OpReleased answers once none is left.
 	OpRelease  = "release"
 	OpReleased = "released"
-	// OpMask (server to spawner) covers Masks, as OpSpawn does, for a
-	// command started ahead that is about to be given its work (a warm
-	// shell); OpMasked answers, with Err if a mask could not be made.
-	OpMask   = "mask"
+	// OpGo (server to spawner) lets a command started with a Gate (a
+	// warm shell, which waits for a line on it) go on: the spawner covers
+	// Masks, as OpSpawn does, then writes a line to the gate and closes
+	// it. If a mask cannot be made, it closes the gate without a line (the
+	// shell ends, running nothing) and answers OpMasked with Err; there is
+	// no answer otherwise.
+	OpGo     = "go"
 	OpMasked = "masked"
 )
 
@@ -68,6 +71,10 @@ type Msg struct {
 	Signal int      `json:"signal,omitempty"`
 	Err    string   `json:"err,omitempty"`
 	Done   bool     `json:"done,omitempty"`
+	// Gate, with OpSpawn, is the command's descriptor on which the
+	// spawner gives it the read end of a pipe whose write end it keeps,
+	// for OpGo.
+	Gate int `json:"gate,omitempty"`
 	// InFD says the message is an envelope: the real one is the whole
 	// content of the first descriptor sent with it (a memfd), the rest of
 	// the descriptors its own.

@@ -105,6 +105,16 @@ type spawnedCmd struct {
 
 	mu       sync.Mutex
 	released bool // tag is closed
+	gate     int  // the write end of its gate (Msg.Gate), or -1
+}
+
+// takeGate returns c's gate, which is then the caller's to close, or -1.
+func (c *spawnedCmd) takeGate() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	g := c.gate
+	c.gate = -1
+	return g
 }
 
 // spawnerMain is the spawner: PID 1 of the session's user, mount, PID and
@@ -196,13 +206,13 @@ func (sp *spawner) serve() {
 			if m, fds, err = unwrap(fds); err == nil && (m.ID != id || m.Op != op) {
 				err = errors.New("the request's envelope and content disagree")
 			}
-			if err == nil && op != OpSpawn && op != OpMask {
+			if err == nil && op != OpSpawn && op != OpGo {
 				err = fmt.Errorf("a %q request came in an envelope", op)
 			}
-			if err != nil { // only spawn and mask requests come in envelopes
+			if err != nil { // only spawn and go requests come in envelopes
 				closeAll(fds)
 				answer := OpStarted
-				if op == OpMask {
+				if op == OpGo {
 					answer = OpMasked
 				}
 				sp.send(&Msg{Op: answer, ID: id, Err: err.Error()})
@@ -223,13 +233,9 @@ func (sp *spawner) serve() {
 		case OpRelease:
 			closeAll(fds)
 			go sp.release(m.ID)
-		case OpMask:
+		case OpGo:
 			closeAll(fds)
-			reply := &Msg{Op: OpMasked, ID: m.ID}
-			if err := sp.maskMore(m.Masks); err != nil {
-				reply.Err = err.Error()
-			}
-			sp.send(reply)
+			sp.release1(m.ID, m.Masks)
 		default:
 			closeAll(fds)
 		}
@@ -315,10 +321,20 @@ func (sp *spawner) spawn(m *Msg, fds []int) {
 	if err == nil {
 		err = sp.maskMore(m.Masks)
 	}
+	gate := [2]int{-1, -1}
+	if err == nil && m.Gate > 0 {
+		files, gate, err = withGate(files, m.Gate)
+	}
 	if err == nil {
 		var c *spawnedCmd
-		if c, err = sp.start(m, files); err == nil {
+		if c, err = sp.start(m, files, gate[1]); err == nil {
 			reply.PID = c.pid
+			gate[1] = -1 // c's
+		}
+	}
+	for _, fd := range gate {
+		if fd >= 0 {
+			syscall.Close(fd)
 		}
 	}
 	if err != nil {
@@ -328,6 +344,27 @@ func (sp *spawner) spawn(m *Msg, fds []int) {
 	if sp.next == nil {
 		sp.next, _ = newTag() // if it fails, start tries again and says why
 	}
+}
+
+// release1 is OpGo: it covers masks and lets command id's shell go on.
+func (sp *spawner) release1(id uint64, masks []string) {
+	sp.mu.Lock()
+	c := sp.cmds[id]
+	sp.mu.Unlock()
+	gate := -1
+	if c != nil {
+		gate = c.takeGate()
+	}
+	if gate < 0 {
+		sp.send(&Msg{Op: OpMasked, ID: id, Err: "the command has no gate to open"})
+		return
+	}
+	defer syscall.Close(gate)
+	if err := sp.maskMore(masks); err != nil {
+		sp.send(&Msg{Op: OpMasked, ID: id, Err: err.Error()})
+		return
+	}
+	writeAll(gate, []byte{'\n'}) // EPIPE: the shell is gone, as OpExited says
 }
 
 // signaller sends the signals the server asks for, in order, from a thread
@@ -344,6 +381,23 @@ func (sp *spawner) masker() {
 	for r := range sp.masking {
 		r.reply <- sp.mask(r.paths)
 	}
+}
+
+// withGate gives files a pipe's read end as descriptor n, which must not
+// be taken, and returns the pipe.
+func withGate(files []uintptr, n int) ([]uintptr, [2]int, error) {
+	p := [2]int{-1, -1}
+	if n < 3 || n > 64 || n < len(files) && files[n] != ^uintptr(0) {
+		return files, p, fmt.Errorf("gate descriptor %d out of range or taken", n)
+	}
+	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
+		return files, [2]int{-1, -1}, fmt.Errorf("making the gate: %w", err)
+	}
+	for len(files) <= n {
+		files = append(files, ^uintptr(0))
+	}
+	files[n] = uintptr(p[0])
+	return files, p, nil
 }
 
 // childFiles maps the descriptors received to the command's numbers.
@@ -517,7 +571,7 @@ func newTag() (*tagNS, error) {
 // start starts one command, on the serving thread, in the namespace made
 // ahead for it (after the last command started, off the time a command
 // waits), or a new one.
-func (sp *spawner) start(m *Msg, files []uintptr) (*spawnedCmd, error) {
+func (sp *spawner) start(m *Msg, files []uintptr, gate int) (*spawnedCmd, error) {
 	t := sp.next
 	sp.next = nil
 	if t == nil {
@@ -527,7 +581,7 @@ func (sp *spawner) start(m *Msg, files []uintptr) (*spawnedCmd, error) {
 		}
 	}
 	tag := t.fd
-	c := &spawnedCmd{id: m.ID, tag: t.fd, dev: t.dev, ino: t.ino}
+	c := &spawnedCmd{id: m.ID, tag: t.fd, dev: t.dev, ino: t.ino, gate: gate}
 	sp.mu.Lock() // the reaper looks the shell up only once it is known
 	pid, err := syscall.ForkExec(m.Path, m.Args, &syscall.ProcAttr{Dir: m.Dir, Env: m.Env, Files: files,
 		Sys: &syscall.SysProcAttr{Setpgid: true}})
@@ -600,6 +654,10 @@ func (sp *spawner) forgetIfAlone(c *spawnedCmd) bool {
 	if !c.released {
 		c.released = true
 		syscall.Close(c.tag)
+		if c.gate >= 0 {
+			syscall.Close(c.gate)
+			c.gate = -1
+		}
 	}
 	c.mu.Unlock()
 	return true
@@ -771,6 +829,10 @@ func (sp *spawner) release(id uint64) {
 		if !c.released {
 			c.released = true
 			syscall.Close(c.tag)
+			if c.gate >= 0 {
+				syscall.Close(c.gate)
+				c.gate = -1
+			}
 		}
 		c.mu.Unlock()
 	}
