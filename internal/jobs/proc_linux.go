@@ -4,6 +4,8 @@ import (
 	"os"
 	"syscall"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // sysProcAttr puts the shell in a session and process group of its own,
@@ -20,9 +22,34 @@ const pPID = 1 // idtype_t P_PID
 
 // waitLeader blocks until the shell has exited, without reaping it: while
 // it is a zombie its pid, and so the group id, cannot be reused, which
-// makes signalling the group after it exited safe.
+// makes signalling the group after it exited safe. It waits on a pidfd
+// through the runtime's poller, so no thread sits in a system call
+// meanwhile (which keeps the Go runtime's monitor waking, tens of times
+// while a warm shell waits); where there is no pidfd, in waitid.
 func (p *proc) waitLeader() {
-	var info [128]byte // siginfo_t
+	var info [128]byte // siginfo_t: si_pid is at offset 16 on 64-bit Linux
+	if fd, err := unix.PidfdOpen(p.pgid, unix.PIDFD_NONBLOCK); err == nil {
+		f := os.NewFile(uintptr(fd), "pidfd")
+		defer f.Close()
+		if rc, err := f.SyscallConn(); err == nil {
+			exited := false
+			rc.Read(func(fd uintptr) bool {
+				for {
+					clear(info[:])
+					_, _, e := syscall.Syscall6(syscall.SYS_WAITID, unix.P_PIDFD, fd,
+						uintptr(unsafe.Pointer(&info[0])), syscall.WEXITED|syscall.WNOWAIT|syscall.WNOHANG, 0, 0)
+					if e == syscall.EINTR {
+						continue
+					}
+					exited = e == 0 && *(*int32)(unsafe.Pointer(&info[16])) != 0
+					return e != 0 || exited // an error: wait below instead
+				}
+			})
+			if exited {
+				return
+			}
+		}
+	}
 	for {
 		_, _, e := syscall.Syscall6(syscall.SYS_WAITID, pPID, uintptr(p.pgid),
 			uintptr(unsafe.Pointer(&info[0])), syscall.WEXITED|syscall.WNOWAIT, 0, 0)

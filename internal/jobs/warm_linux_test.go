@@ -242,3 +242,25 @@ func TestServerDeathEndsTheWarmShell(t *testing.T) {
 	helper.Wait()
 	eventually(t, "no process of the helper's session left", func() bool { return len(pidsWithEnv(tmp)) == 0 })
 }
+
+// While a warm shell waits, no thread of the server sits in waitid for
+// it: the wait goes through the runtime's poller (a pidfd), so the Go
+// runtime's monitor is not kept waking by a thread in a system call.
+func TestWarmShellWaitsWithoutASystemCall(t *testing.T) {
+	m := newManager(t, Config{})
+	run(t, m, "true")
+	if warmPID(m) == 0 {
+		t.Fatal("no warm shell")
+	}
+	waitid := strconv.Itoa(syscall.SYS_WAITID) + " "
+	eventually(t, "no thread in waitid", func() bool {
+		tasks, _ := os.ReadDir("/proc/self/task")
+		for _, task := range tasks {
+			b, _ := os.ReadFile("/proc/self/task/" + task.Name() + "/syscall")
+			if strings.HasPrefix(string(b), waitid) {
+				return false
+			}
+		}
+		return true
+	})
+}
