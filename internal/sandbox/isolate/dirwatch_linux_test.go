@@ -86,14 +86,7 @@ func TestDirWatchSeesEveryChange(t *testing.T) {
 // command itself cannot make one there: outside the writable trees, which
 // the masks leave alone, everything is read-only to it.
 func TestSpawnerMasksSocketsListedSince(t *testing.T) {
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("no python3 to connect with")
-	}
-	base, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	base, connect := socketTest(t)
 	root, tmp, shared := base+"/root", base+"/tmp", base+"/shared"
 	for _, d := range []string{root, tmp, shared} {
 		os.MkdirAll(d, 0o755)
@@ -103,19 +96,12 @@ func TestSpawnerMasksSocketsListedSince(t *testing.T) {
 	iso := New(Config{Roots: []string{root}, TempDir: tmp})
 	iso.sockets = socketSources{tmp: []string{shared}, getenv: func(string) string { return "" }, procUnix: noProc}
 	m, _ := session(t, iso, root, tmp)
-	connect := py + ` -c 'import socket,sys
-for p in sys.argv[1:]:
-    s=socket.socket(socket.AF_UNIX); s.settimeout(5)
-    try:
-        s.connect(p); print(s.recv(20).decode())
-    except OSError as e:
-        print(p, e)' `
 	if out := run(t, m, connect+shared+"/none.sock"); !strings.Contains(out.Merged.Head, "No such file") {
 		t.Fatalf("the first command:\n%s", out.Merged.Head)
 	}
 	// Bound by a process of its own, outside the sandbox, as a daemon
 	// starting while the session runs would.
-	srv := exec.Command(py, "-c", `import socket,sys,os
+	srv := exec.Command("python3", "-c", `import socket,sys,os
 a=socket.socket(socket.AF_UNIX); a.bind(sys.argv[1]); a.listen(8)
 os.makedirs(os.path.dirname(sys.argv[2]))
 b=socket.socket(socket.AF_UNIX); b.bind(sys.argv[2]); b.listen(8)

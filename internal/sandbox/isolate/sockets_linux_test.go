@@ -1,7 +1,6 @@
 package isolate
 
 import (
-	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -237,24 +236,12 @@ func serveWord(t *testing.T, p, word string) {
 // --unix-socket names it (or its directory, or all); the roots' own
 // sockets stay reachable.
 func TestIsolateMasksUnixSockets(t *testing.T) {
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("no python3 to connect with")
-	}
-	base, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	base, connect := socketTest(t)
 	root, tmp := base+"/root", base+"/tmp"
 	os.Mkdir(tmp, 0o755)
 	serveWord(t, base+"/outside/daemon.sock", "reached-outside")
 	serveWord(t, root+"/project.sock", "reached-inside")
-	script := fmt.Sprintf(`for s in %s/outside/daemon.sock %s/project.sock; do %s -c 'import socket,sys
-s=socket.socket(socket.AF_UNIX)
-try:
-    s.connect(sys.argv[1]); print(s.recv(20).decode())
-except OSError as e:
-    print(sys.argv[1], e)' "$s"; done`, base, root, py)
+	script := connect + base + "/outside/daemon.sock " + root + "/project.sock"
 	for _, c := range []struct {
 		mode      string
 		reachable []string
@@ -285,14 +272,7 @@ except OSError as e:
 // With the network off, a socket bound outside the roots after the
 // session's spawner started is masked from the next command on.
 func TestSpawnerMasksSocketsThatAppear(t *testing.T) {
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("no python3 to connect with")
-	}
-	base, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	base, connect := socketTest(t)
 	root, tmp := base+"/root", base+"/tmp"
 	os.MkdirAll(root, 0o755)
 	os.Mkdir(tmp, 0o755)
@@ -301,15 +281,31 @@ func TestSpawnerMasksSocketsThatAppear(t *testing.T) {
 	run(t, m, "true")
 	sock := base + "/later/daemon.sock"
 	serveWord(t, sock, "reached-later")
-	out := run(t, m, py+` -c 'import socket,sys
-s=socket.socket(socket.AF_UNIX)
-try:
-    s.connect(sys.argv[1]); print(s.recv(20).decode())
-except OSError as e:
-    print(e)' `+sock)
+	out := run(t, m, connect+sock)
 	if strings.Contains(out.Merged.Head, "reached-later") || !strings.Contains(out.Merged.Head, "Permission denied") {
 		t.Errorf("a socket bound after the session started was reached or not refused as masked:\n%s", out.Merged.Head)
 	}
+}
+
+// socketTest skips the test where there is no python3, and returns a
+// temporary directory whose path holds no link and a command that connects
+// to each UNIX socket named after it, printing what it reads there, or the
+// path and why it could not connect.
+func socketTest(t *testing.T) (base, connect string) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3 to connect with")
+	}
+	if base, err = filepath.EvalSymlinks(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	return base, py + ` -c 'import socket,sys
+for p in sys.argv[1:]:
+    s=socket.socket(socket.AF_UNIX); s.settimeout(5)
+    try:
+        s.connect(p); print(s.recv(20).decode())
+    except OSError as e:
+        print(p, e)' `
 }
 
 // isTmpSocketDir is filepath.Match against each of tmpSocketDirs.
