@@ -7,12 +7,10 @@ import (
 	"os"
 )
 
-// warmSupported says whether commands may get warm shells here.
+// warmSupported says whether commands may get warm shells here: not
+// without a memfd, since a command would then wait in a file a command
+// could reach.
 const warmSupported = false
 
-// errWarmUnsupported says the platform has no memfd for the command.
-var errWarmUnsupported = errors.New("no warm shell here")
-
-// commandFile fails: without a memfd, a command would have to wait in a
-// file a command could reach, so there are no warm shells.
-func commandFile() (*os.File, error) { return nil, errWarmUnsupported }
+// commandFile is never called where warmSupported is false.
+func commandFile() (*os.File, error) { return nil, errors.ErrUnsupported }

@@ -235,7 +235,7 @@ func (sp *spawner) serve() {
 			go sp.release(m.ID)
 		case OpGo:
 			closeAll(fds)
-			sp.release1(m.ID, m.Masks)
+			sp.letGo(m.ID, m.Masks)
 		default:
 			closeAll(fds)
 		}
@@ -346,8 +346,8 @@ func (sp *spawner) spawn(m *Msg, fds []int) {
 	}
 }
 
-// release1 is OpGo: it covers masks and lets command id's shell go on.
-func (sp *spawner) release1(id uint64, masks []string) {
+// letGo is OpGo: it covers masks and lets command id's shell go on.
+func (sp *spawner) letGo(id uint64, masks []string) {
 	sp.mu.Lock()
 	c := sp.cmds[id]
 	sp.mu.Unlock()
