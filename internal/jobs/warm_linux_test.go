@@ -54,7 +54,7 @@ func TestWarmShellIsAFreshShell(t *testing.T) {
 		"set -e; false; echo not here",
 		`echo "${OLDPWD-unset}|${OLDPWD+set}"; umask; ulimit -n`,
 		"kill -TERM $$",
-		"echo out; echo err >&2",
+		"{ echo out; echo err >&2; } 2>&1 # one pipe: the order is fixed",
 		"mkdir -p sub && cd sub && pwd",
 		"pwd; cd ..",
 		"trap 'echo bye' EXIT; echo hi",
