@@ -14,15 +14,24 @@ import (
 func connectInMemory(t *testing.T, rt *hands.Runtime, copts *mcp.ClientOptions) (*Server, *mcp.ClientSession) {
 	t.Helper()
 	s := New(rt, Options{})
+	cs := connectTo(t, s, copts, nil)
+	t.Cleanup(func() { s.Close(); rt.Close() })
+	return s, cs
+}
+
+// connectTo connects a client to s in memory; the client session is
+// closed at the test's end.
+func connectTo(t *testing.T, s *Server, copts *mcp.ClientOptions, sopts *mcp.ClientSessionOptions) *mcp.ClientSession {
+	t.Helper()
 	st, ct := mcp.NewInMemoryTransports()
 	ctx := context.Background()
 	if _, err := s.Connect(ctx, st); err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, copts).Connect(ctx, ct, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, copts).Connect(ctx, ct, sopts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cs.Close(); s.Close(); rt.Close() })
-	return s, cs
+	t.Cleanup(func() { cs.Close() })
+	return cs
 }

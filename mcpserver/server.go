@@ -35,6 +35,13 @@ type Server struct {
 	maxRequestSize int64
 	http           HTTPOptions
 	structured     StructuredContent
+	warmUpOn       bool
+
+	// warm is the warm-up's session while it runs (warmup.go); warmed
+	// counts the warm-up sessions answered.
+	warmMu sync.Mutex
+	warm   *mcp.ServerSession
+	warmed int
 
 	// toolsMu guards offered (a copy of each offered tool's definition),
 	// defs (the definitions the SDK took) and stateless.
@@ -52,6 +59,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*session
+	started  int      // Hands sessions started, ended ones included
 	shared   *session // the session of stateless requests, once one came
 	idle     *idleSessions
 	lines    *lineConn   // the stdio client's connection, for notifications of Hands's own
@@ -78,6 +86,11 @@ type Options struct {
 	// StructuredContent says what structured content calls return; the
 	// zero value is StructuredAuto.
 	StructuredContent StructuredContent
+	// WarmUp makes ServeIO answer an initialize and a tools/list of its
+	// own while it waits for its client, on a session of its own, so that
+	// the client's first requests find the server's code and caches warm
+	// (see warmup.go). It costs a few milliseconds of CPU at start.
+	WarmUp bool
 }
 
 // StructuredContent chooses the structured content of tool results.
@@ -163,7 +176,7 @@ func New(rt *hands.Runtime, opts Options) *Server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{rt: rt, log: log, sessions: map[*mcp.ServerSession]*session{},
-		maxRequestSize: opts.MaxRequestSize, http: opts.HTTP, structured: opts.StructuredContent}
+		maxRequestSize: opts.MaxRequestSize, http: opts.HTTP, structured: opts.StructuredContent, warmUpOn: opts.WarmUp}
 	if s.structured == "" {
 		s.structured = StructuredAuto
 	}
@@ -193,6 +206,9 @@ func (s *Server) newMCP(stateless bool) *mcp.Server {
 		// its first call, so that its loop is reachable by other loops
 		// from the start.
 		opts.InitializedHandler = func(_ context.Context, req *mcp.InitializedRequest) {
+			if s.isWarmUp(req.Session) {
+				return
+			}
 			if _, err := s.session(req.Session); err != nil {
 				s.log.Warn("starting the session", "err", err)
 			}
@@ -432,6 +448,7 @@ func (s *Server) session(ss *mcp.ServerSession) (*session, error) {
 	}
 	sess := &session{hs: hs, stream: hs.Stream(context.Background())}
 	s.sessions[ss] = sess
+	s.started++
 	if ss != nil {
 		done := make(chan struct{})
 		go s.pump(ss, sess, done)

@@ -23,6 +23,9 @@ import (
 // memory. When in ends, every request already read is answered before
 // ServeIO returns nil.
 func (s *Server) ServeIO(ctx context.Context, in io.Reader, out io.Writer) error {
+	if s.warmUpOn {
+		defer s.startWarmUp(ctx, in)()
+	}
 	return s.Run(ctx, &lineTransport{in: in, out: out, limit: s.maxRequestSize, log: s.log, srv: s})
 }
 

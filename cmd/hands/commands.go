@@ -93,7 +93,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return code
 	}
 	c, addr, token, maxRequest, idle, structured, origins := &a.c, a.addr, a.token, a.maxRequest, a.idle, a.structured, a.origins
-	mo := mcpserver.Options{}
+	mo := mcpserver.Options{WarmUp: true}
 	sc, err := mcpserver.ParseStructuredContent(structured)
 	if err != nil {
 		return usageErr(stderr, "--structured-content: %v", err)

@@ -1,0 +1,146 @@
+package mcpserver
+
+import (
+	"context"
+	"os"
+	"sync/atomic"
+	"testing"
+
+	"github.com/hands-dev/hands"
+	"github.com/hands-dev/hands/internal/tooltest/counted"
+	"github.com/hands-dev/hands/tool"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// warmServer returns a server with the warm-up on, over a runtime whose
+// tool "note" counts how often its definition is built.
+func warmServer(t *testing.T) (*Server, *atomic.Int32) {
+	t.Helper()
+	infos := new(atomic.Int32)
+	note := tool.New(tool.Spec[noteIn]{Name: "note", Description: "notes"}, func(_ context.Context, _ *tool.Env, in noteIn) (noteOut, error) {
+		return noteOut(in), nil
+	})
+	rt, err := hands.New(hands.Options{Roots: []string{t.TempDir()}, Tools: []tool.Tool{counted.Tool{Tool: note, Infos: infos}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close() })
+	s := New(rt, Options{WarmUp: true})
+	t.Cleanup(func() { s.Close() })
+	return s, infos
+}
+
+// Each request of the warm-up is answered without an error, and the
+// warm-up leaves no session behind: no Hands session (its initialized
+// notification starts none) and no SDK session.
+func TestWarmUpIsAnswered(t *testing.T) {
+	s, infos := warmServer(t)
+	ctx := context.Background()
+	for _, lines := range warmUpLines {
+		if err := s.warmUp(ctx, lines); err != nil {
+			t.Fatalf("warm-up %q: %v", lines[0], err)
+		}
+	}
+	if n := infos.Load(); n != 0 {
+		t.Errorf("the warm-up built the tool's definition %d times, want none", n)
+	}
+	if n := warmed(s); n != len(warmUpLines) {
+		t.Errorf("%d warm-up sessions answered, want %d", n, len(warmUpLines))
+	}
+	s.mu.Lock()
+	n := s.started
+	s.mu.Unlock()
+	if n != 0 {
+		t.Errorf("the warm-up started %d Hands sessions, want none", n)
+	}
+	for ss := range s.mcp.Sessions() {
+		t.Errorf("the warm-up left the SDK session %v", ss)
+	}
+	if s.isWarmUp(nil) {
+		t.Error("a nil session counts as the warm-up's")
+	}
+}
+
+// With nothing written yet, ServeIO warms up while it waits; a client
+// coming after finds the server as it would without: its first list
+// builds each definition once and tells it of no change, and its
+// initialized notification starts its Hands session.
+func TestServeIOWarmsUpWhileItWaits(t *testing.T) {
+	s, infos := warmServer(t)
+	ctx := context.Background()
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inR.Close()
+	defer inW.Close()
+	if inputPending(inR) {
+		t.Fatal("an empty pipe has input pending")
+	}
+	s.startWarmUp(ctx, inR)()
+	if n := warmed(s); n != len(warmUpLines) {
+		t.Fatalf("%d warm-up sessions answered, want %d", n, len(warmUpLines))
+	}
+
+	var changed atomic.Int32
+	// A client of protocol 2025-06-18, as the clients of today are: its
+	// initialized notification starts its Hands session.
+	cs := connectTo(t, s, &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed.Add(1) }},
+		&mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
+	list, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, d := range list.Tools {
+		found = found || d.Name == "note"
+	}
+	if !found {
+		t.Fatalf("tools/list after the warm-up lacks note: %d tools", len(list.Tools))
+	}
+	if n := infos.Load(); n != 1 {
+		t.Errorf("the client's list built the definition %d times, want once", n)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "note", Arguments: map[string]any{"text": "hi"}})
+	if err != nil || res.IsError {
+		t.Fatalf("calling the tool: %v %+v", err, res)
+	}
+	if n := changed.Load(); n != 0 {
+		t.Errorf("the client heard %d list_changed for the warm-up's offer", n)
+	}
+	s.mu.Lock()
+	n := s.started
+	s.mu.Unlock()
+	if n != 1 {
+		t.Errorf("%d Hands sessions started for one client, want 1", n)
+	}
+}
+
+// When the client has written already, its own requests are under way and
+// the warm-up does not run.
+func TestWarmUpYieldsToAClientThatSpoke(t *testing.T) {
+	s, _ := warmServer(t)
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inR.Close()
+	defer inW.Close()
+	if _, err := inW.WriteString(warmUpLines[1][0] + "\n"); err != nil {
+		t.Fatal(err)
+	}
+	if !inputPending(inR) {
+		t.Fatal("a pipe with a line in it has no input pending")
+	}
+	s.startWarmUp(context.Background(), inR)()
+	if n := warmed(s); n != 0 {
+		t.Errorf("the warm-up ran though the client had spoken: %d sessions", n)
+	}
+}
+
+// warmed returns how many warm-up sessions s answered.
+func warmed(s *Server) int {
+	s.warmMu.Lock()
+	defer s.warmMu.Unlock()
+	return s.warmed
+}
