@@ -17,3 +17,7 @@ func (r *Runtime) ProbeSandbox(report func(missing []string)) {
 		}
 	})
 }
+
+// WaitProbe waits until the probe ProbeSandbox started has ended; at once
+// when none was started.
+func (r *Runtime) WaitProbe() { r.sandbox.background.Wait() }

@@ -14,29 +14,47 @@ import (
 // A server's first requests cost more than its later ones: the code that
 // answers them is not yet in memory (each page of it is a fault), and the
 // JSON codecs of the SDK's types, its pools and the tools' definitions are
-// built on first use. Measured at 15:02 on 2026-11-25 (20 starts each,
-// medians): a `hands serve` started and left idle answered its first
-// initialize in 3.9 ms, and in 2.2 ms after a ping had gone before it.
-// Options.WarmUp moves that cost out of the client's way: while the server
-// waits for its client, it asks its own questions and answers them.
+// built on first use. Measured on 2026-11-25 (10 to 20 starts each,
+// medians), a `hands serve` started and left idle answered its first
+// initialize in 3.9-4.1 ms, and in 2.2 ms after a ping had gone before
+// it; its first tools/list in 22-24 ms, its second in 2-3 ms. While the
+// server waits for its client, the warm-up asks questions of its own and
+// answers them, each on a session of its own, through the stdio
+// transport's code: at once (Options.WarmUp) a client of protocol
+// 2026-07-28 discovers the server and one of an earlier protocol
+// initializes; later (WarmUpTools) one lists the tools.
 //
-// warmUpLines are what the warm-up asks, one line each, on two sessions:
-// a client of protocol 2026-07-28 discovers the server, and one of an
-// earlier protocol initializes. The initialized notification starts no
-// Hands session (the InitializedHandler skips the warm-up's), and nothing
-// here changes the server's state.
-//
-// The warm-up lists no tools. It would make a client's first tools/list
-// fast (2.3 ms against 24 ms), but building the definitions beside the
-// start-up's own work cost 40-50 ms of CPU where the client's own first
-// list costs 20 ms; without it the warm-up's CPU is within the 10 ms
-// resolution of the process's accounting (12 starts each, 15:12).
+// The initialized notifications start no Hands session (the
+// InitializedHandler skips the warm-up's), and nothing here changes the
+// server's state but the first offer of the tools (lazytools.go), which
+// a client's first tools/list makes anyway.
 var warmUpLines = [][]string{
 	{`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"hands-warm-up","version":"1"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`},
 	{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"hands-warm-up","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`,
 	},
+}
+
+// warmUpToolsLines are what WarmUpTools asks.
+var warmUpToolsLines = []string{warmUpLines[1][0], warmUpLines[1][1], `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}`}
+
+// WarmUpTools lists the tools on a session of its own, unless they were
+// offered already, so that a client's first tools/list finds their
+// definitions built and the code that lists them warm: for a server that
+// waits for its client with nothing else to do. Beside the start-up's own
+// work the same listing cost twice the CPU a client's first list does (46
+// against 26 ms, measured 2026-11-25), so call it once that work is done.
+func (s *Server) WarmUpTools(ctx context.Context) {
+	s.toolsMu.Lock()
+	offered := s.toolsOffered
+	s.toolsMu.Unlock()
+	if offered || ctx.Err() != nil {
+		return
+	}
+	if err := s.warmUp(ctx, warmUpToolsLines); err != nil {
+		s.log.Debug("warming up the tools", "err", err)
+	}
 }
 
 // startWarmUp starts the warm-up unless the client has already written
@@ -68,6 +86,11 @@ func (s *Server) warmUp(ctx context.Context, lines []string) error {
 	outR, outW := io.Pipe()
 	defer inW.Close()
 	defer outR.Close()
+	stop := context.AfterFunc(ctx, func() {
+		inW.CloseWithError(ctx.Err())
+		outR.CloseWithError(ctx.Err())
+	})
+	defer stop()
 	t := &lineTransport{in: inR, out: outW, limit: s.maxRequestSize, log: slog.New(slog.DiscardHandler)}
 	ss, err := s.mcp.Connect(ctx, t, nil)
 	if err != nil {

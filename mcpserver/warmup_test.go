@@ -144,3 +144,40 @@ func warmed(s *Server) int {
 	defer s.warmMu.Unlock()
 	return s.warmed
 }
+
+// WarmUpTools lists the tools once, as a client's first list would, and
+// leaves no session; a client's list then builds nothing again and hears
+// of no change. Once the tools were offered it does nothing.
+func TestWarmUpToolsListsThemOnce(t *testing.T) {
+	s, infos := warmServer(t)
+	ctx := context.Background()
+	s.WarmUpTools(ctx)
+	if n := infos.Load(); n != 1 {
+		t.Fatalf("WarmUpTools built the tool's definition %d times, want once", n)
+	}
+	if n := warmed(s); n != 1 {
+		t.Fatalf("%d warm-up sessions answered, want 1", n)
+	}
+	var changed atomic.Int32
+	cs := connectTo(t, s, &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed.Add(1) }},
+		&mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := infos.Load(); n != 1 {
+		t.Errorf("after WarmUpTools a client's list built the definition again: %d builds", n)
+	}
+	s.WarmUpTools(ctx)
+	if n := warmed(s); n != 1 {
+		t.Errorf("WarmUpTools ran again once the tools were offered: %d sessions", n)
+	}
+	if n := changed.Load(); n != 0 {
+		t.Errorf("the client heard %d list_changed for the warm-up's offer", n)
+	}
+	s.mu.Lock()
+	n := s.started
+	s.mu.Unlock()
+	if n != 1 {
+		t.Errorf("%d Hands sessions started for one client, want 1", n)
+	}
+}

@@ -132,6 +132,17 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	warnSandboxLater(rt, stderr)
 	srv := mcpserver.New(rt, mo)
 	defer srv.Close()
+	// Once the start-up's own work (the sandbox's probe) is done, and
+	// unless a client did already, the tools are listed once, so that
+	// the client's first list is answered at once (mcpserver/warmup.go).
+	offered := make(chan struct{})
+	warmCtx, stopWarm := context.WithCancel(ctx)
+	go func() {
+		defer close(offered)
+		rt.WaitProbe()
+		srv.WarmUpTools(warmCtx)
+	}()
+	defer func() { stopWarm(); <-offered }()
 	if addr != "" {
 		if token == "" {
 			token = os.Getenv("HANDS_HTTP_TOKEN")
