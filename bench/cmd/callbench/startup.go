@@ -37,6 +37,9 @@ type startRun struct {
 	// of its own), and one right after the settled initialize (the first
 	// of its session each).
 	bashNow, bashSettled time.Duration
+	// listSettled: the first tools/list, right after the settled
+	// initialize.
+	listSettled time.Duration
 	// settledCPU is the CPU of the settled run's process, children
 	// included, to its exit: a session with one bash call.
 	settledCPU time.Duration
@@ -58,14 +61,14 @@ func timeStartup(ctx context.Context, n int, cmds map[string]*exec.Cmd) {
 			if bash {
 				_, _, r.bashNow = coldStart(ctx, name, cmds[name], true)
 			}
-			r.initWall, r.initCPU, r.bashSettled, r.settledCPU = settledStart(ctx, name, cmds[name], bash)
+			r.initWall, r.initCPU, r.listSettled, r.bashSettled, r.settledCPU = settledStart(ctx, name, cmds[name], bash)
 			if i >= 0 {
 				runs[name] = append(runs[name], r)
 			}
 		}
 	}
 	fmt.Printf("start, %d times each, interleaved; medians (ms)\n", n)
-	fmt.Printf("%-14s %10s %10s %10s %10s %10s %10s %10s\n", "server", "cold wall", "cold cpu", "init wall", "init cpu", "bash now", "bash idle", "cpu+bash")
+	fmt.Printf("%-14s %10s %10s %10s %10s %10s %10s %10s %10s\n", "server", "cold wall", "cold cpu", "init wall", "init cpu", "list idle", "bash now", "bash idle", "cpu+bash")
 	for _, name := range names {
 		rs := runs[name]
 		col := func(f func(startRun) time.Duration) string {
@@ -79,14 +82,16 @@ func timeStartup(ctx context.Context, n int, cmds map[string]*exec.Cmd) {
 			}
 			return fmt.Sprintf("%.3f", ms(v[len(v)/2]))
 		}
-		fmt.Printf("%-14s %10s %10s %10s %10s %10s %10s %10s\n", name,
+		fmt.Printf("%-14s %10s %10s %10s %10s %10s %10s %10s %10s\n", name,
 			col(func(r startRun) time.Duration { return r.coldWall }), col(func(r startRun) time.Duration { return r.coldCPU }),
 			col(func(r startRun) time.Duration { return r.initWall }), col(func(r startRun) time.Duration { return r.initCPU }),
+			col(func(r startRun) time.Duration { return r.listSettled }),
 			col(func(r startRun) time.Duration { return r.bashNow }), col(func(r startRun) time.Duration { return r.bashSettled }),
 			col(func(r startRun) time.Duration { return r.settledCPU }))
 	}
 	fmt.Println("cold: process start to initialize result, and CPU (children reaped included) to exit;")
 	fmt.Println("init: initialize sent to a process already started and settled, and the server's CPU for it;")
+	fmt.Println("list idle: the first tools/list, right after the settled initialize;")
 	fmt.Println("bash now / idle: the session's first bash `true` right after a cold / the settled initialize;")
 	fmt.Println("cpu+bash: CPU to exit of the settled run (start, initialize, one bash call), children included.")
 }
@@ -114,9 +119,10 @@ func coldStart(ctx context.Context, name string, proto *exec.Cmd, bash bool) (wa
 }
 
 // settledStart starts the server on pipes of its own, waits until it has
-// settled, then times initialize (wall, and the server's CPU for it) and,
-// with bash, one bash call; it returns the CPU of the process to its exit.
-func settledStart(ctx context.Context, name string, proto *exec.Cmd, bash bool) (wall, cpu, bashWall, total time.Duration) {
+// settled, then times initialize (wall, and the server's CPU for it), the
+// first tools/list and, with bash, one bash call; it returns the CPU of
+// the process to its exit.
+func settledStart(ctx context.Context, name string, proto *exec.Cmd, bash bool) (wall, cpu, list, bashWall, total time.Duration) {
 	cmd := exec.Command(proto.Path, proto.Args[1:]...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -139,13 +145,18 @@ func settledStart(ctx context.Context, name string, proto *exec.Cmd, bash bool) 
 	if err != nil {
 		fail(fmt.Errorf("initializing %s: %w", name, err))
 	}
+	t1 := time.Now()
+	if _, err := sess.ListTools(ctx, nil); err != nil {
+		fail(fmt.Errorf("%s tools/list: %w", name, err))
+	}
+	list = time.Since(t1)
 	if bash {
 		bashWall = bashTrue(ctx, name, sess)
 	}
 	sess.Close()
 	io.Copy(io.Discard, stdout)
 	cmd.Wait()
-	return wall, cpu, bashWall, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	return wall, cpu, list, bashWall, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 }
 
 // bashTrue times one bash `true` call.
