@@ -6,7 +6,8 @@
 # each, and the ratios to rg. Beside them, for what any Go program of that
 # size pays before main: a hello-world Go binary (go-hello) and `hands
 # --version` (hands-version: the runtime start, package init and page
-# faults of the hands binary, no tool).
+# faults of the hands binary, no tool) and a Go program that links the MCP
+# SDK's server and exits (go-sdk-hello: the least a Go MCP server pays).
 #
 #   bench/coldstart.sh [ROUNDS]          (default 100)
 #   BENCH_BEFORE=/path/to/hands          also time an older build (hands-before)
@@ -21,11 +22,12 @@ go build -o "$WORK/hands" ./cmd/hands
 mkdir "$WORK/hello"
 printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("hello") }\n' >"$WORK/hello/main.go"
 (cd "$WORK/hello" && go build -o "$WORK/go-hello" main.go)
+go build -o "$WORK/go-sdk-hello" ./bench/cmd/sdkhello
 mkdir "$WORK/ten"
 for i in $(seq 1 10); do echo "file $i" > "$WORK/ten/f$i.txt"; done
 declare -A CMDS=([rg]="rg --files $WORK/ten" [hands]="$WORK/hands call --root $WORK/ten glob {\"pattern\":\"*\"}"
-	[go-hello]="$WORK/go-hello" [hands-version]="$WORK/hands --version")
-NAMES=(rg hands go-hello hands-version)
+	[go-hello]="$WORK/go-hello" [go-sdk-hello]="$WORK/go-sdk-hello" [hands-version]="$WORK/hands --version")
+NAMES=(rg hands go-hello go-sdk-hello hands-version)
 if [ -n "${BENCH_BEFORE:-}" ]; then
 	CMDS[hands-before]="$BENCH_BEFORE call --root $WORK/ten glob {\"pattern\":\"*\"}"
 	NAMES+=(hands-before)
