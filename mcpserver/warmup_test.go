@@ -47,10 +47,7 @@ func TestWarmUpIsAnswered(t *testing.T) {
 	if n := warmed(s); n != len(warmUpLines) {
 		t.Errorf("%d warm-up sessions answered, want %d", n, len(warmUpLines))
 	}
-	s.mu.Lock()
-	n := s.started
-	s.mu.Unlock()
-	if n != 0 {
+	if n := startedSessions(s); n != 0 {
 		t.Errorf("the warm-up started %d Hands sessions, want none", n)
 	}
 	for ss := range s.mcp.Sessions() {
@@ -105,15 +102,7 @@ func TestServeIOWarmsUpWhileItWaits(t *testing.T) {
 	if err != nil || res.IsError {
 		t.Fatalf("calling the tool: %v %+v", err, res)
 	}
-	if n := changed.Load(); n != 0 {
-		t.Errorf("the client heard %d list_changed for the warm-up's offer", n)
-	}
-	s.mu.Lock()
-	n := s.started
-	s.mu.Unlock()
-	if n != 1 {
-		t.Errorf("%d Hands sessions started for one client, want 1", n)
-	}
+	checkOneClient(t, s, &changed)
 }
 
 // When the client has written already, its own requests are under way and
@@ -171,13 +160,24 @@ func TestWarmUpToolsListsThemOnce(t *testing.T) {
 	if n := warmed(s); n != 1 {
 		t.Errorf("WarmUpTools ran again once the tools were offered: %d sessions", n)
 	}
+	checkOneClient(t, s, &changed)
+}
+
+// startedSessions returns how many Hands sessions s started.
+func startedSessions(s *Server) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.started
+}
+
+// checkOneClient checks that the one client of s heard no list_changed
+// and that one Hands session was started, its own.
+func checkOneClient(t *testing.T, s *Server, changed *atomic.Int32) {
+	t.Helper()
 	if n := changed.Load(); n != 0 {
 		t.Errorf("the client heard %d list_changed for the warm-up's offer", n)
 	}
-	s.mu.Lock()
-	n := s.started
-	s.mu.Unlock()
-	if n != 1 {
+	if n := startedSessions(s); n != 1 {
 		t.Errorf("%d Hands sessions started for one client, want 1", n)
 	}
 }
