@@ -21,3 +21,32 @@ func (r *Runtime) ProbeSandbox(report func(missing []string)) {
 // WaitProbe waits until the probe ProbeSandbox started has ended; at once
 // when none was started.
 func (r *Runtime) WaitProbe() { r.sandbox.background.Wait() }
+
+// PrepareSandbox is ProbeSandbox for a server whose session has started
+// before the probe: the probe, if none ran yet, starts the spawner of this
+// session's commands (as its first command would), where ProbeSandbox
+// would make one ahead for the next session. A server that answers its
+// client's first requests before it probes (the probe's process competes
+// with them for the CPU) calls it once the client has its tools. Close
+// and the session's Close wait for the probe; so does WaitProbe.
+func (s *Session) PrepareSandbox(report func(missing []string)) {
+	r := s.rt
+	s.mu.Lock()
+	select {
+	case <-s.closing:
+		s.mu.Unlock()
+		return // its directory is going: a later session's command probes
+	default:
+	}
+	s.preparing.Add(1)
+	s.mu.Unlock()
+	r.sandbox.background.Go(func() {
+		defer s.preparing.Done()
+		if r.wantsNamespaces() && !r.opts.NoSandbox {
+			r.sandboxStateFor(s.tmp)
+		}
+		if miss := r.SandboxWarnings(); len(miss) > 0 {
+			report(miss)
+		}
+	})
+}

@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/hands-dev/hands/internal/sandbox/nsinit"
 	"github.com/hands-dev/hands/internal/testproc"
@@ -213,4 +215,78 @@ func TestProbeOnFirstCommandIsTheSessions(t *testing.T) {
 	if spareDir != "" || spare != nil {
 		t.Errorf("the probe left a directory %q or a spawner (%v) for a next session", spareDir, spare != nil)
 	}
+}
+
+// PrepareSandbox probes for a session started before any probe: the
+// probe's spawner is that session's, its first command runs in it, no
+// directory or spawner is made ahead for a next session, and WaitProbe
+// waits for it. A session closing waits for its probe; one already closed
+// is not probed for.
+func TestPrepareSandboxIsTheSessions(t *testing.T) {
+	root := t.TempDir()
+	rt, err := New(Options{Roots: []string{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	s, err := rt.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	reports := make(chan []string, 1)
+	s.PrepareSandbox(func(missing []string) { reports <- missing })
+	rt.WaitProbe()
+	if probe, _ := rt.sandboxState(); !probe.Namespaces {
+		t.Skipf("namespaces not available here: %s", probe.Reason)
+	}
+	rt.mu.Lock()
+	spare, tmp, probed := rt.sandbox.spareDir, rt.sandbox.spawnerTmp, rt.sandbox.spawner.PID()
+	rt.mu.Unlock()
+	if spare != "" || tmp != s.TempDir() {
+		t.Fatalf("the probe made a directory ahead (%q) or a spawner for %q, not for the session's %q", spare, tmp, s.TempDir())
+	}
+	in, _ := json.Marshal(map[string]any{"command": "echo ok > $TMPDIR/f && cat $TMPDIR/f"})
+	if res := s.Call(context.Background(), tool.Call{Name: "bash", Input: in}); res.IsError || !strings.Contains(res.TextOf(), "ok") {
+		t.Fatalf("the session's first command: %s", res.TextOf())
+	}
+	if got := spawnersAlive(t); !slices.Equal(got, []int{probed}) {
+		t.Errorf("after the session's first command, spawners %v; want only the probe's, %d", got, probed)
+	}
+	select {
+	case rep := <-reports:
+		t.Errorf("reported %q though the sandbox is whole", rep)
+	default:
+	}
+
+	// Closing a session waits for its probe.
+	rt2, err := New(Options{Roots: []string{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt2.Close()
+	entered, release := make(chan struct{}), make(chan struct{})
+	rt2.sandbox.probing = func() { close(entered); <-release }
+	var once sync.Once
+	let := func() { once.Do(func() { close(release) }) }
+	defer let() // before rt2.Close, which waits for the probe
+	s2, err := rt2.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2.PrepareSandbox(func([]string) {})
+	<-entered
+	closed := make(chan error, 1)
+	go func() { closed <- s2.Close() }()
+	select {
+	case <-closed:
+		t.Fatal("the session's Close returned while its probe ran")
+	case <-time.After(200 * time.Millisecond): // still waiting, as it should
+	}
+	let()
+	if err := <-closed; err != nil {
+		t.Fatal(err)
+	}
+	s2.PrepareSandbox(func([]string) { t.Error("a closed session's probe reported") })
+	rt2.WaitProbe()
 }

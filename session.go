@@ -40,6 +40,9 @@ type Session struct {
 	once     sync.Once
 	closeErr error
 	nsaved   int
+	// preparing is the probe PrepareSandbox started, which Close waits
+	// for: its spawner is set up in the session's directory.
+	preparing sync.WaitGroup
 
 	execID  string
 	events  chan CoordEvent
@@ -186,7 +189,10 @@ func (s *Session) Close() error {
 		s.rt.mu.Lock()
 		delete(s.rt.sessions, s)
 		s.rt.mu.Unlock()
-		close(s.closing)
+		s.mu.Lock()
+		close(s.closing) // under mu: PrepareSandbox adds to preparing only before
+		s.mu.Unlock()
+		s.preparing.Wait()
 		var left error
 		if c := s.state.Coordination; c != nil && c.Member != nil {
 			left = c.Member.Leave()

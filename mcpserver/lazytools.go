@@ -29,10 +29,16 @@ func toolCapabilities() *mcp.ServerCapabilities {
 // tools/call reaches the SDK.
 func (s *Server) offerToolsFirst(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if method == "tools/list" || method == "tools/call" {
-			s.offerTools()
+		if method != "tools/list" && method != "tools/call" {
+			return next(ctx, method, req)
 		}
-		return next(ctx, method, req)
+		s.offerTools()
+		res, err := next(ctx, method, req)
+		// The client has its tools: the deferred start-up work may go.
+		if ss, ok := req.GetSession().(*mcp.ServerSession); ok && !s.isWarmUp(ss) {
+			s.prepareFor(ss)
+		}
+		return res, err
 	}
 }
 

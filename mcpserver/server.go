@@ -36,6 +36,7 @@ type Server struct {
 	http           HTTPOptions
 	structured     StructuredContent
 	warmUpOn       bool
+	prepareFn      func(context.Context, *hands.Session)
 
 	// warm is the warm-up's session while it runs (warmup.go); warmed
 	// counts the warm-up sessions answered.
@@ -60,6 +61,7 @@ type Server struct {
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*session
 	started  int      // Hands sessions started, ended ones included
+	prep     *prepare // the deferred Options.Prepare of ServeIO
 	shared   *session // the session of stateless requests, once one came
 	idle     *idleSessions
 	lines    *lineConn   // the stdio client's connection, for notifications of Hands's own
@@ -86,6 +88,14 @@ type Options struct {
 	// StructuredContent says what structured content calls return; the
 	// zero value is StructuredAuto.
 	StructuredContent StructuredContent
+	// Prepare, if set, is the server's own start-up work that competes
+	// with a client's first requests (for `hands serve`, the sandbox's
+	// probe). ServeIO starts it in the background: at once, with a nil
+	// session, when no client has written yet; else once that client has
+	// its tools (its first tools/list or tools/call answered, or a second
+	// has passed), with the client's Hands session if it has one. ServeIO
+	// cancels its context and waits for it before it returns (prepare.go).
+	Prepare func(ctx context.Context, hs *hands.Session)
 	// WarmUp makes ServeIO answer an initialize and a tools/list of its
 	// own while it waits for its client, on a session of its own, so that
 	// the client's first requests find the server's code and caches warm
@@ -176,7 +186,7 @@ func New(rt *hands.Runtime, opts Options) *Server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{rt: rt, log: log, sessions: map[*mcp.ServerSession]*session{},
-		maxRequestSize: opts.MaxRequestSize, http: opts.HTTP, structured: opts.StructuredContent, warmUpOn: opts.WarmUp}
+		maxRequestSize: opts.MaxRequestSize, http: opts.HTTP, structured: opts.StructuredContent, warmUpOn: opts.WarmUp, prepareFn: opts.Prepare}
 	if s.structured == "" {
 		s.structured = StructuredAuto
 	}

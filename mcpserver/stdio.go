@@ -23,8 +23,12 @@ import (
 // memory. When in ends, every request already read is answered before
 // ServeIO returns nil.
 func (s *Server) ServeIO(ctx context.Context, in io.Reader, out io.Writer) error {
-	if s.warmUpOn {
-		defer s.startWarmUp(ctx, in)()
+	pending := (s.warmUpOn || s.prepareFn != nil) && inputPending(in)
+	if s.warmUpOn && !pending {
+		defer s.startWarmUp(ctx)()
+	}
+	if s.prepareFn != nil {
+		defer s.startPrepare(ctx, pending)()
 	}
 	return s.Run(ctx, &lineTransport{in: in, out: out, limit: s.maxRequestSize, log: s.log, srv: s})
 }

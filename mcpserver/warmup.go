@@ -57,14 +57,11 @@ func (s *Server) WarmUpTools(ctx context.Context) {
 	}
 }
 
-// startWarmUp starts the warm-up unless the client has already written
-// to in: then its own requests are under way, and the warm-up would only
-// compete with them for the CPU. The returned function waits for the
-// warm-up to end.
-func (s *Server) startWarmUp(ctx context.Context, in io.Reader) (wait func()) {
-	if inputPending(in) {
-		return func() {}
-	}
+// startWarmUp starts the warm-up; ServeIO calls it unless the client has
+// already written: then its own requests are under way, and the warm-up
+// would only compete with them for the CPU. The returned function waits
+// for the warm-up to end.
+func (s *Server) startWarmUp(ctx context.Context) (wait func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bufio"
 	"context"
 	"os"
 	"sync/atomic"
@@ -74,7 +75,7 @@ func TestServeIOWarmsUpWhileItWaits(t *testing.T) {
 	if inputPending(inR) {
 		t.Fatal("an empty pipe has input pending")
 	}
-	s.startWarmUp(ctx, inR)()
+	s.startWarmUp(ctx)()
 	if n := warmed(s); n != len(warmUpLines) {
 		t.Fatalf("%d warm-up sessions answered, want %d", n, len(warmUpLines))
 	}
@@ -106,7 +107,7 @@ func TestServeIOWarmsUpWhileItWaits(t *testing.T) {
 }
 
 // When the client has written already, its own requests are under way and
-// the warm-up does not run.
+// ServeIO does not warm up.
 func TestWarmUpYieldsToAClientThatSpoke(t *testing.T) {
 	s, _ := warmServer(t)
 	inR, inW, err := os.Pipe()
@@ -114,24 +115,29 @@ func TestWarmUpYieldsToAClientThatSpoke(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer inR.Close()
-	defer inW.Close()
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer outR.Close()
 	if _, err := inW.WriteString(warmUpLines[1][0] + "\n"); err != nil {
 		t.Fatal(err)
 	}
 	if !inputPending(inR) {
 		t.Fatal("a pipe with a line in it has no input pending")
 	}
-	s.startWarmUp(context.Background(), inR)()
+	done := make(chan error, 1)
+	go func() { done <- s.ServeIO(context.Background(), inR, outW); outW.Close() }()
+	if _, err := bufio.NewReader(outR).ReadString('\n'); err != nil {
+		t.Fatal(err)
+	}
+	inW.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
 	if n := warmed(s); n != 0 {
 		t.Errorf("the warm-up ran though the client had spoken: %d sessions", n)
 	}
-}
-
-// warmed returns how many warm-up sessions s answered.
-func warmed(s *Server) int {
-	s.warmMu.Lock()
-	defer s.warmMu.Unlock()
-	return s.warmed
 }
 
 // WarmUpTools lists the tools once, as a client's first list would, and
@@ -180,4 +186,11 @@ func checkOneClient(t *testing.T, s *Server, changed *atomic.Int32) {
 	if n := startedSessions(s); n != 1 {
 		t.Errorf("%d Hands sessions started for one client, want 1", n)
 	}
+}
+
+// warmed returns how many warm-up sessions s answered.
+func warmed(s *Server) int {
+	s.warmMu.Lock()
+	defer s.warmMu.Unlock()
+	return s.warmed
 }

@@ -129,20 +129,29 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	defer rt.Close()
 	mo.Logger = opts.Logger
-	warnSandboxLater(rt, stderr)
-	srv := mcpserver.New(rt, mo)
-	defer srv.Close()
-	// Once the start-up's own work (the sandbox's probe) is done, and
-	// unless a client did already, the tools are listed once, so that
-	// the client's first list is answered at once (mcpserver/warmup.go).
-	offered := make(chan struct{})
-	warmCtx, stopWarm := context.WithCancel(ctx)
-	go func() {
-		defer close(offered)
+	// The sandbox's probe starts a process: on two cores it delayed a
+	// client's first tools/list by 40 ms. A client that has written by
+	// the time the server reads gets its tools first, and the probe is
+	// made then, for its session (mcpserver/prepare.go). Once the probe
+	// is done, and unless a client did already, the tools are listed
+	// once, so that a client's first list is answered at once
+	// (mcpserver/warmup.go).
+	var srv *mcpserver.Server
+	report := func(missing []string) { printSandboxWarnings(stderr, missing) }
+	prepare := func(ctx context.Context, hs *hands.Session) {
+		if hs != nil {
+			hs.PrepareSandbox(report)
+		} else {
+			rt.ProbeSandbox(report)
+		}
 		rt.WaitProbe()
-		srv.WarmUpTools(warmCtx)
-	}()
-	defer func() { stopWarm(); <-offered }()
+		srv.WarmUpTools(ctx)
+	}
+	if addr == "" {
+		mo.Prepare = prepare
+	}
+	srv = mcpserver.New(rt, mo)
+	defer srv.Close()
 	if addr != "" {
 		if token == "" {
 			token = os.Getenv("HANDS_HTTP_TOKEN")
@@ -152,6 +161,10 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if token == "" && !loopback(addr) {
 			return usageErr(stderr, "--http %s is reachable from other machines; set --http-token or HANDS_HTTP_TOKEN, or bind 127.0.0.1", addr)
 		}
+		prepared := make(chan struct{})
+		pctx, stop := context.WithCancel(ctx)
+		go func() { defer close(prepared); prepare(pctx, nil) }()
+		defer func() { stop(); <-prepared }()
 		return serveHTTP(ctx, srv, addr, token, rt, opts.Logger, stderr)
 	}
 	startLine(opts.Logger, rt, "stdio")

@@ -18,14 +18,6 @@ func warnSandbox(rt *hands.Runtime, stderr io.Writer) {
 	printSandboxWarnings(stderr, rt.SandboxWarnings())
 }
 
-// warnSandboxLater is warnSandbox for serve: the probe runs in the
-// background, so that the server answers its client at once; a command
-// that starts before it has finished waits for it. stderr must take
-// writes from two goroutines (see lockedWriter).
-func warnSandboxLater(rt *hands.Runtime, stderr io.Writer) {
-	rt.ProbeSandbox(func(missing []string) { printSandboxWarnings(stderr, missing) })
-}
-
 func printSandboxWarnings(stderr io.Writer, missing []string) {
 	for _, w := range missing {
 		fmt.Fprintf(stderr, "hands: sandbox: not enforced: %s (see hands doctor)\n", w)
