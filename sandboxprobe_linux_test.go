@@ -187,22 +187,8 @@ func spawnersAlive(t *testing.T) []int {
 // probes: the probe's spawner is that session's, and no directory or
 // spawner is left waiting for a next session.
 func TestProbeOnFirstCommandIsTheSessions(t *testing.T) {
-	root := t.TempDir()
-	rt, err := New(Options{Roots: []string{root}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rt.Close()
-	s, err := rt.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	in, _ := json.Marshal(map[string]any{"command": "echo ok > $TMPDIR/f && cat $TMPDIR/f"})
-	res := s.Call(context.Background(), tool.Call{Name: "bash", Input: in})
-	if res.IsError || !strings.Contains(res.TextOf(), "ok") {
-		t.Fatalf("bash: %s", res.TextOf())
-	}
+	rt, s := runtimeWithSession(t)
+	writeTempDir(t, s)
 	if probe, _ := rt.sandboxState(); !probe.Namespaces {
 		t.Skipf("namespaces not available here: %s", probe.Reason)
 	}
@@ -223,17 +209,7 @@ func TestProbeOnFirstCommandIsTheSessions(t *testing.T) {
 // waits for it. A session closing waits for its probe; one already closed
 // is not probed for.
 func TestPrepareSandboxIsTheSessions(t *testing.T) {
-	root := t.TempDir()
-	rt, err := New(Options{Roots: []string{root}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rt.Close()
-	s, err := rt.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	rt, s := runtimeWithSession(t)
 	reports := make(chan []string, 1)
 	s.PrepareSandbox(func(missing []string) { reports <- missing })
 	rt.WaitProbe()
@@ -246,10 +222,7 @@ func TestPrepareSandboxIsTheSessions(t *testing.T) {
 	if spare != "" || tmp != s.TempDir() {
 		t.Fatalf("the probe made a directory ahead (%q) or a spawner for %q, not for the session's %q", spare, tmp, s.TempDir())
 	}
-	in, _ := json.Marshal(map[string]any{"command": "echo ok > $TMPDIR/f && cat $TMPDIR/f"})
-	if res := s.Call(context.Background(), tool.Call{Name: "bash", Input: in}); res.IsError || !strings.Contains(res.TextOf(), "ok") {
-		t.Fatalf("the session's first command: %s", res.TextOf())
-	}
+	writeTempDir(t, s)
 	if got := spawnersAlive(t); !slices.Equal(got, []int{probed}) {
 		t.Errorf("after the session's first command, spawners %v; want only the probe's, %d", got, probed)
 	}
@@ -260,7 +233,7 @@ func TestPrepareSandboxIsTheSessions(t *testing.T) {
 	}
 
 	// Closing a session waits for its probe.
-	rt2, err := New(Options{Roots: []string{root}})
+	rt2, err := New(Options{Roots: []string{t.TempDir()}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,4 +262,31 @@ func TestPrepareSandboxIsTheSessions(t *testing.T) {
 	}
 	s2.PrepareSandbox(func([]string) { t.Error("a closed session's probe reported") })
 	rt2.WaitProbe()
+}
+
+// runtimeWithSession returns a runtime over a temporary root and a session
+// of it, both closed at the test's end.
+func runtimeWithSession(t *testing.T) (*Runtime, *Session) {
+	t.Helper()
+	rt, err := New(Options{Roots: []string{t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close() })
+	s, err := rt.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return rt, s
+}
+
+// writeTempDir runs a bash command of s that writes its temporary
+// directory, which only the session's own spawner has writable.
+func writeTempDir(t *testing.T, s *Session) {
+	t.Helper()
+	in, _ := json.Marshal(map[string]any{"command": "echo ok > $TMPDIR/f && cat $TMPDIR/f"})
+	if res := s.Call(context.Background(), tool.Call{Name: "bash", Input: in}); res.IsError || !strings.Contains(res.TextOf(), "ok") {
+		t.Fatalf("bash writing the session's temporary directory: %s", res.TextOf())
+	}
 }
