@@ -24,6 +24,18 @@ type echoOut struct {
 
 func (o echoOut) Content() []tool.Content { return []tool.Content{tool.Text(o.Echo)} }
 
+// reportingEcho is an echo tool that sends its text on started as it
+// starts and then, if release is not nil, waits for release to close.
+func reportingEcho(name string, readOnly bool, started chan<- string, release <-chan struct{}) tool.Tool {
+	return echoTool(name, readOnly, func(_ context.Context, in echoIn) (echoOut, error) {
+		started <- in.Text
+		if release != nil {
+			<-release
+		}
+		return echoOut{Echo: in.Text}, nil
+	})
+}
+
 func echoTool(name string, readOnly bool, run func(ctx context.Context, in echoIn) (echoOut, error)) tool.Tool {
 	if run == nil {
 		run = func(_ context.Context, in echoIn) (echoOut, error) { return echoOut{Echo: in.Text}, nil }
@@ -362,19 +374,9 @@ func TestBatchRunsSafeRunsInParallelAndUnsafeAlone(t *testing.T) {
 func TestStreamStartsSafeCallsAtOnce(t *testing.T) {
 	release := make(chan struct{})
 	started := make(chan string, 10)
-	slow := echoTool("slow", true, func(ctx context.Context, in echoIn) (echoOut, error) {
-		started <- in.Text
-		<-release
-		return echoOut{Echo: in.Text}, nil
-	})
-	fast := echoTool("fast", true, func(ctx context.Context, in echoIn) (echoOut, error) {
-		started <- in.Text
-		return echoOut{Echo: in.Text}, nil
-	})
-	write := echoTool("write", false, func(ctx context.Context, in echoIn) (echoOut, error) {
-		started <- in.Text
-		return echoOut{Echo: in.Text}, nil
-	})
+	slow := reportingEcho("slow", true, started, release)
+	fast := reportingEcho("fast", true, started, nil)
+	write := reportingEcho("write", false, started, nil)
 	e := &tool.Executor{Registry: tool.NewRegistry(slow, fast, write)}
 	s := e.Stream(context.Background(), nil)
 	s.Submit(call("slow", `{"text":"a"}`))

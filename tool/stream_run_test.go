@@ -14,15 +14,8 @@ import (
 func TestStreamRunKeepsTheConcurrencyRule(t *testing.T) {
 	release := make(chan struct{})
 	started := make(chan string, 10)
-	write := echoTool("write", false, func(ctx context.Context, in echoIn) (echoOut, error) {
-		started <- in.Text
-		<-release
-		return echoOut{Echo: in.Text}, nil
-	})
-	fast := echoTool("fast", true, func(ctx context.Context, in echoIn) (echoOut, error) {
-		started <- in.Text
-		return echoOut{Echo: in.Text}, nil
-	})
+	write := reportingEcho("write", false, started, release)
+	fast := reportingEcho("fast", true, started, nil)
 	rec := &recorder{}
 	e := &tool.Executor{Registry: tool.NewRegistry(write, fast), Observe: rec.observe}
 	s := e.Stream(context.Background(), nil)
