@@ -38,10 +38,10 @@ type Server struct {
 	warmUpOn       bool
 	prepareFn      func(context.Context, *hands.Session)
 
-	// warm is the warm-up's session while it runs (warmup.go); warmed
-	// counts the warm-up sessions answered.
+	// warm holds the warm-up's sessions while they run (warmup.go);
+	// warmed counts the warm-up sessions answered.
 	warmMu sync.Mutex
-	warm   *mcp.ServerSession
+	warm   map[*mcp.ServerSession]bool
 	warmed int
 
 	// toolsMu guards offered (a copy of each offered tool's definition),
@@ -96,10 +96,10 @@ type Options struct {
 	// has passed), with the client's Hands session if it has one. ServeIO
 	// cancels its context and waits for it before it returns (prepare.go).
 	Prepare func(ctx context.Context, hs *hands.Session)
-	// WarmUp makes ServeIO answer an initialize and a tools/list of its
-	// own while it waits for its client, on a session of its own, so that
-	// the client's first requests find the server's code and caches warm
-	// (see warmup.go). It costs a few milliseconds of CPU at start.
+	// WarmUp makes ServeIO answer a discover and an initialize of its own
+	// when no client has written yet, each on a session of its own, so
+	// that the client's first requests find the server's code and caches
+	// warm (see warmup.go; WarmUpTools does the same for tools/list).
 	WarmUp bool
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -93,36 +94,37 @@ func (s *Server) warmUp(ctx context.Context, lines []string) error {
 	if err != nil {
 		return err
 	}
+	// The at-once warm-up and WarmUpTools may overlap: each session is
+	// marked a warm-up's on its own.
 	s.warmMu.Lock()
-	s.warm = ss
+	if s.warm == nil {
+		s.warm = map[*mcp.ServerSession]bool{}
+	}
+	s.warm[ss] = true
 	s.warmMu.Unlock()
 	answered := false
 	defer func() {
 		ss.Close()
 		s.warmMu.Lock()
-		s.warm = nil
+		delete(s.warm, ss)
 		if answered {
 			s.warmed++
 		}
 		s.warmMu.Unlock()
 	}()
 	r := bufio.NewReader(outR)
-	for _, l := range lines {
+	for i, l := range lines {
 		// One line at a time, as a client waits for initialize's result
 		// before it goes on.
 		if _, err := io.WriteString(inW, l+"\n"); err != nil {
 			return err
 		}
-		var req struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		if json.Unmarshal([]byte(l), &req) != nil || req.ID == nil {
+		if !strings.Contains(l, `"id":`) {
 			continue // a notification: no reply
 		}
 		reply, err := r.ReadBytes('\n')
 		if err != nil {
-			return fmt.Errorf("reading the reply to %s: %w", req.Method, err)
+			return fmt.Errorf("reading the reply to line %d: %w", i+1, err)
 		}
 		var res struct {
 			Error *struct {
@@ -130,10 +132,10 @@ func (s *Server) warmUp(ctx context.Context, lines []string) error {
 			} `json:"error"`
 		}
 		if err := json.Unmarshal(reply, &res); err != nil {
-			return fmt.Errorf("the reply to %s: %w", req.Method, err)
+			return fmt.Errorf("the reply to line %d: %w", i+1, err)
 		}
 		if res.Error != nil {
-			return fmt.Errorf("%s: %s", req.Method, res.Error.Message)
+			return fmt.Errorf("line %d: %s", i+1, res.Error.Message)
 		}
 	}
 	answered = true
@@ -144,5 +146,5 @@ func (s *Server) warmUp(ctx context.Context, lines []string) error {
 func (s *Server) isWarmUp(ss *mcp.ServerSession) bool {
 	s.warmMu.Lock()
 	defer s.warmMu.Unlock()
-	return ss != nil && ss == s.warm
+	return s.warm[ss]
 }

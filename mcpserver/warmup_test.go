@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"os"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -193,4 +194,26 @@ func warmed(s *Server) int {
 	s.warmMu.Lock()
 	defer s.warmMu.Unlock()
 	return s.warmed
+}
+
+// Warm-ups that overlap (the one at start, and WarmUpTools once the probe
+// is done) each keep their session a warm-up's: none of their initialized
+// notifications starts a Hands session.
+func TestOverlappingWarmUpsStartNoSession(t *testing.T) {
+	s, _ := warmServer(t)
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	for range 8 {
+		for _, lines := range append(warmUpLines, warmUpToolsLines) {
+			wg.Go(func() {
+				if err := s.warmUp(ctx, lines); err != nil {
+					t.Errorf("warm-up %q: %v", lines[0], err)
+				}
+			})
+		}
+	}
+	wg.Wait()
+	if n := startedSessions(s); n != 0 {
+		t.Errorf("overlapping warm-ups started %d Hands sessions, want none", n)
+	}
 }
