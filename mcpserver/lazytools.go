@@ -35,7 +35,7 @@ func (s *Server) offerToolsFirst(next mcp.MethodHandler) mcp.MethodHandler {
 		s.offerTools()
 		res, err := next(ctx, method, req)
 		// The client has its tools: the deferred start-up work may go.
-		if ss, ok := req.GetSession().(*mcp.ServerSession); ok && !s.isWarmUp(ss) {
+		if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
 			s.prepareFor(ss)
 		}
 		return res, err

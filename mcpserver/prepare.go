@@ -38,6 +38,7 @@ func (s *Server) startPrepare(ctx context.Context, deferred bool) (wait func()) 
 	p := &prepare{done: make(chan struct{})}
 	p.run = func(hs *hands.Session) {
 		p.once.Do(func() {
+			s.prep.CompareAndSwap(p, nil) // the calls from now on find nothing to start
 			p.started = true
 			go func() {
 				defer close(p.done)
@@ -49,9 +50,7 @@ func (s *Server) startPrepare(ctx context.Context, deferred bool) (wait func()) 
 		p.run(nil)
 		return func() { cancel(); <-p.done }
 	}
-	s.mu.Lock()
-	s.prep = p
-	s.mu.Unlock()
+	s.prep.Store(p)
 	timer := time.AfterFunc(prepareMax, func() { p.run(s.onlySession()) })
 	return func() {
 		timer.Stop()
@@ -63,19 +62,21 @@ func (s *Server) startPrepare(ctx context.Context, deferred bool) (wait func()) 
 	}
 }
 
-// prepareFor starts the deferred Options.Prepare, if any, for the Hands
-// session of ss: its client has its tools.
+// prepareFor starts the deferred Options.Prepare, if it waits still, for
+// the Hands session of ss, whose client has its tools; every tools/list
+// and tools/call asks, so that once it started the asking costs one load.
 func (s *Server) prepareFor(ss *mcp.ServerSession) {
+	p := s.prep.Load()
+	if p == nil || ss == nil || s.isWarmUp(ss) {
+		return
+	}
 	s.mu.Lock()
-	p := s.prep
 	var hs *hands.Session
 	if sess := s.sessions[ss]; sess != nil {
 		hs = sess.hs
 	}
 	s.mu.Unlock()
-	if p != nil {
-		p.run(hs)
-	}
+	p.run(hs)
 }
 
 // onlySession returns the Hands session when there is one only.

@@ -37,6 +37,7 @@ type Server struct {
 	structured     StructuredContent
 	warmUpOn       bool
 	prepareFn      func(context.Context, *hands.Session)
+	prep           atomic.Pointer[prepare] // the deferred Options.Prepare of ServeIO, until it starts
 
 	// warm holds the warm-up's sessions while they run (warmup.go);
 	// warmed counts the warm-up sessions answered.
@@ -61,7 +62,6 @@ type Server struct {
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*session
 	started  int      // Hands sessions started, ended ones included
-	prep     *prepare // the deferred Options.Prepare of ServeIO
 	shared   *session // the session of stateless requests, once one came
 	idle     *idleSessions
 	lines    *lineConn   // the stdio client's connection, for notifications of Hands's own
