@@ -10,8 +10,17 @@ package hands
 // Nothing runs less confined meanwhile: a shell command that starts
 // before the probe has finished waits for it, and with SandboxStrict is
 // refused if the probe finds anything missing. Close waits for the probe.
-func (r *Runtime) ProbeSandbox(report func(missing []string)) {
+func (r *Runtime) ProbeSandbox(report func(missing []string)) { r.probeFor("", report, nil) }
+
+// probeFor runs the probe in the background for the session whose
+// temporary directory is tempDir ("": the next session's), reports what
+// is missing, then calls done if not nil.
+func (r *Runtime) probeFor(tempDir string, report func(missing []string), done func()) {
 	r.sandbox.background.Go(func() {
+		if done != nil {
+			defer done()
+		}
+		r.sandboxStateFor(tempDir)
 		if miss := r.SandboxWarnings(); len(miss) > 0 {
 			report(miss)
 		}
@@ -30,7 +39,6 @@ func (r *Runtime) WaitProbe() { r.sandbox.background.Wait() }
 // with them for the CPU) calls it once the client has its tools. Close
 // and the session's Close wait for the probe; so does WaitProbe.
 func (s *Session) PrepareSandbox(report func(missing []string)) {
-	r := s.rt
 	s.mu.Lock()
 	select {
 	case <-s.closing:
@@ -40,13 +48,5 @@ func (s *Session) PrepareSandbox(report func(missing []string)) {
 	}
 	s.preparing.Add(1)
 	s.mu.Unlock()
-	r.sandbox.background.Go(func() {
-		defer s.preparing.Done()
-		if r.wantsNamespaces() && !r.opts.NoSandbox {
-			r.sandboxStateFor(s.tmp)
-		}
-		if miss := r.SandboxWarnings(); len(miss) > 0 {
-			report(miss)
-		}
-	})
+	s.rt.probeFor(s.tmp, report, s.preparing.Done)
 }
